@@ -1,0 +1,265 @@
+"""The shared skeleton of every rules engine: seat checks, the one validation path,
+randomness, stacked deals and snapshots.
+
+A game subclasses :class:`Match` and keeps *all* of its state in plain JSON types
+(dict, list, str, int, bool, None; never tuples or sets) as instance attributes.
+That is what makes ``snapshot()`` a plain copy of ``vars(self)`` and ``restore`` its
+inverse, with no per-game serialisation code to get wrong.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+SNAPSHOT_FORMAT = 1
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now. The message is meant for the player."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One room option of a game, as the lobby form offers it."""
+
+    name: str
+    label: str
+    kind: str  # "int" | "bool"
+    default: Any
+    minimum: int | None = None
+    maximum: int | None = None
+    step: int | None = None
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the registry knows about a game (``GAMES[name]``)."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    match_class: type[Match]
+    options: tuple[Option, ...] = field(default=())
+    blurb: str = ""
+
+    @property
+    def default_options(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+
+def _make_rng(seed: int | str | None) -> random.Random:
+    if seed is None:
+        return secrets.SystemRandom()
+    return random.Random(seed)
+
+
+def _rng_state(rng: random.Random) -> Any:
+    if isinstance(rng, secrets.SystemRandom):
+        return None
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from_state(state: Any) -> random.Random:
+    if state is None:
+        return secrets.SystemRandom()
+    rng = random.Random()
+    version, internal, gauss = state
+    rng.setstate((version, tuple(internal), gauss))
+    return rng
+
+
+class Match:
+    """Base class of a running match. See ENGINE.md for the contract."""
+
+    name: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    options_spec: ClassVar[tuple[Option, ...]] = ()
+
+    # attributes every game has (plain JSON state)
+    players: int
+    options: dict[str, Any]
+    phase: str
+    scores: list[int]
+    winners: list[int]
+    stacked_deals: list[Any]
+    deal_no: int  # 1-based number of the current (or last) deal
+
+    def __init__(
+        self,
+        players: int,
+        options: dict[str, Any] | None = None,
+        seed: int | str | None = None,
+        deals: list[Any] | None = None,
+    ) -> None:
+        self.players = self.check_players(players)
+        self.options = self.check_options(players, options or {})
+        self._rng = _make_rng(seed)
+        self.stacked_deals = [copy.deepcopy(d) for d in (deals or [])]
+        self.phase = "setup"
+        self.scores = [0] * players
+        self.winners = []
+        self.deal_no = 0
+        if "dealer" in self.options and self.options["dealer"] is not None:
+            self.dealer = int(self.options["dealer"]) % players
+        else:
+            self.dealer = self._rng.randrange(players)
+        self.setup()
+
+    # ----- configuration -------------------------------------------------
+    @classmethod
+    def check_players(cls, players: Any) -> int:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError("players must be a whole number")
+        if not cls.min_players <= players <= cls.max_players:
+            raise ValueError(
+                f"{cls.name} is played by {cls.min_players} to {cls.max_players} players"
+                if cls.min_players != cls.max_players
+                else f"{cls.name} is played by exactly {cls.min_players} players"
+            )
+        return players
+
+    @classmethod
+    def check_options(cls, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Merge defaults and validate. Raises ValueError with a readable message."""
+        spec = {o.name: o for o in cls.options_spec}
+        merged: dict[str, Any] = {o.name: o.default for o in cls.options_spec}
+        for key, value in options.items():
+            if key == "dealer":
+                if value is not None and (
+                    isinstance(value, bool) or not isinstance(value, int)
+                    or not 0 <= value < players
+                ):
+                    raise ValueError("dealer must be a seat number")
+                merged["dealer"] = value
+                continue
+            if key not in spec:
+                raise ValueError(f"unknown option {key!r}")
+            opt = spec[key]
+            if opt.kind == "bool":
+                if not isinstance(value, bool):
+                    raise ValueError(f"{opt.label} must be true or false")
+            elif opt.kind == "int":
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ValueError(f"{opt.label} must be a whole number")
+                if opt.minimum is not None and value < opt.minimum:
+                    raise ValueError(f"{opt.label} must be at least {opt.minimum}")
+                if opt.maximum is not None and value > opt.maximum:
+                    raise ValueError(f"{opt.label} must be at most {opt.maximum}")
+                if opt.step and value % opt.step:
+                    raise ValueError(f"{opt.label} must be a multiple of {opt.step}")
+            merged[key] = value
+        cls.check_option_combination(players, merged)
+        return merged
+
+    @classmethod
+    def check_option_combination(cls, players: int, options: dict[str, Any]) -> None:
+        """Games with options that exclude each other override this."""
+
+    # ----- hooks a game implements ----------------------------------------
+    def setup(self) -> None:
+        """Deal the first deal and set the phase."""
+        raise NotImplementedError
+
+    def _legal(self, seat: int) -> list[str]:
+        raise NotImplementedError
+
+    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+        """Apply an action already known to be legal."""
+        raise NotImplementedError
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _to_act(self) -> set[int]:
+        raise NotImplementedError
+
+    # ----- the public contract -------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def to_act(self) -> set[int]:
+        if self.is_over:
+            return set()
+        return self._to_act()
+
+    def _check_seat(self, seat: Any) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r} at this table")
+        return seat
+
+    def legal_actions(self, seat: int) -> list[str]:
+        seat = self._check_seat(seat)
+        if self.is_over:
+            return []
+        return self._legal(seat)
+
+    def apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+        seat = self._check_seat(seat)
+        if not isinstance(action, str):
+            raise IllegalAction("an action is a text such as 'play:EO'")
+        if self.is_over:
+            raise IllegalAction("the match is over")
+        legal = self._legal(seat)
+        if action not in legal:
+            raise IllegalAction(self.explain_illegal(seat, action, legal))
+        return self._apply(seat, action)
+
+    def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
+        """A readable reason why ``action`` is refused. Games refine this."""
+        if not legal:
+            return "it is not your turn"
+        if len(action) > 40:
+            action = action[:40] + "…"
+        return f"{action!r} is not allowed now"
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        if seat is not None:
+            seat = self._check_seat(seat)
+        return self._view(seat)
+
+    # ----- randomness and dealing ----------------------------------------
+    @property
+    def rng(self) -> random.Random:
+        return self._rng
+
+    def shuffled(self, cards: list[str]) -> list[str]:
+        deck = list(cards)
+        self._rng.shuffle(deck)
+        return deck
+
+    def roll_die(self) -> int:
+        return self._rng.randint(1, 6)
+
+    def next_stacked_deal(self) -> Any | None:
+        """The stacked deal for the deal about to start, or None to shuffle."""
+        index = self.deal_no - 1
+        if 0 <= index < len(self.stacked_deals):
+            return copy.deepcopy(self.stacked_deals[index])
+        return None
+
+    # ----- snapshots -------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        state = {k: copy.deepcopy(v) for k, v in vars(self).items() if k != "_rng"}
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "game": self.name,
+            "rng": _rng_state(self._rng),
+            "state": state,
+        }
+
+    @classmethod
+    def from_snapshot(cls, snap: dict[str, Any]) -> Match:
+        match = cls.__new__(cls)
+        for key, value in snap["state"].items():
+            setattr(match, key, copy.deepcopy(value))
+        match._rng = _rng_from_state(snap["rng"])
+        return match
