@@ -1,0 +1,1 @@
+"""Stammtisch: a self-hosted card-table server for German card games."""

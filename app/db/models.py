@@ -1,0 +1,71 @@
+"""SQLAlchemy 2 models: matches, their seats, per-deal results and final scores."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class MatchRow(Base):
+    """One room's match, from creation to the final score."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # the room id
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting|playing|finished
+    host_token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    final_scores: Mapped[list[int] | None] = mapped_column(JSON)
+    winners: Mapped[list[int] | None] = mapped_column(JSON)
+
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="match", order_by="SeatRow.seat", cascade="all, delete-orphan"
+    )
+    deals: Mapped[list[DealResultRow]] = relationship(
+        back_populates="match", order_by="DealResultRow.deal_no", cascade="all, delete-orphan"
+    )
+
+
+class SeatRow(Base):
+    """A player at a seat. Only a hash of the seat token is stored."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    is_bot: Mapped[bool] = mapped_column(default=False)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    match: Mapped[MatchRow] = relationship(back_populates="seats")
+
+
+class DealResultRow(Base):
+    """The public result of one finished deal (what the table showed)."""
+
+    __tablename__ = "deal_results"
+    __table_args__ = (UniqueConstraint("match_id", "deal_no"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    deal_no: Mapped[int] = mapped_column(Integer)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    scores_after: Mapped[list[int]] = mapped_column(JSON)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    match: Mapped[MatchRow] = relationship(back_populates="deals")

@@ -1,0 +1,76 @@
+"""Engine and session set-up for SQLite (default) and PostgreSQL.
+
+All database work runs on one dedicated thread: the event loop never blocks on
+I/O, writes are serialised (SQLite's one-writer rule holds by construction), and
+each call is one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+T = TypeVar("T")
+
+
+def normalize_url(url: str) -> str:
+    """Accept the usual ``postgres://`` / ``postgresql://`` forms and pick psycopg 3."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalize_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Database:
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        self.engine = make_engine(self.url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db")
+
+    def run_sync(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        """Run ``fn(session, **kwargs)`` in one transaction, on the calling thread."""
+        with self.sessions.begin() as session:
+            return fn(session, **kwargs)
+
+    async def run(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        """Run ``fn(session, **kwargs)`` in one transaction on the database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, partial(self.run_sync, fn, **kwargs))
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+        self.engine.dispose()
+
+
+__all__ = ["Database", "Session", "make_engine", "normalize_url"]

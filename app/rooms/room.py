@@ -1,0 +1,85 @@
+"""A room: one match, its seats and their secret tokens, a lock and a version.
+
+The room is the authority while the server runs. Every accepted change bumps
+``version``; an action must name the version it was made from, so a stale tab or a
+double click is refused instead of being applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.games import Match
+
+
+@dataclass
+class Seat:
+    index: int
+    name: str
+    token: str
+    is_bot: bool = False
+
+
+Listener = Callable[["Room"], None]
+
+
+@dataclass(eq=False)
+class Room:
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    host_token: str
+    seed: int | None = None
+    seats: list[Seat | None] = field(default_factory=list)
+    match: Match | None = None
+    version: int = 0
+    created: float = field(default_factory=time.monotonic)
+    last_active: float = field(default_factory=time.monotonic)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: set[Listener] = field(default_factory=set)
+    error: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [None] * self.players
+
+    @property
+    def status(self) -> str:
+        if self.match is None:
+            return "waiting"
+        return "finished" if self.match.is_over else "playing"
+
+    @property
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is None]
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a secret token belongs to (compared in constant time)."""
+        if not token:
+            return None
+        for seat in self.seats:
+            if seat is not None and hmac.compare_digest(seat.token, token):
+                return seat.index
+        return None
+
+    def is_host(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(self.host_token, token or "")
+
+    def names(self) -> list[str | None]:
+        return [s.name if s else None for s in self.seats]
+
+    def touch(self) -> None:
+        self.last_active = time.monotonic()
+
+    def changed(self) -> None:
+        """Bump the version and tell every listener (each renders its own view)."""
+        self.version += 1
+        self.touch()
+        for listener in list(self.listeners):
+            listener(self)

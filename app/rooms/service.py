@@ -1,0 +1,177 @@
+"""The room service: the one place that decides who may do what in a room.
+
+The JSON API, the table WebSocket and the bots all go through it. An action is
+checked (seat, version), applied by the pure engine under the room's lock, made
+durable, and only then announced to the room's listeners.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import unicodedata
+from typing import Any
+
+from app.db import Database
+from app.db import repo
+from app.games import GAMES, IllegalAction, new_match
+from app.rooms.errors import BadRequest, Forbidden, Illegal, NotFound, Stale, Unauthorized
+from app.rooms.room import Room, Seat
+
+log = logging.getLogger("stammtisch.rooms")
+
+NAME_MAX = 24
+
+
+def clean_name(raw: Any) -> str:
+    """A display name: trimmed, 1..24 printable characters. HTML is not stripped
+    (names are always escaped when shown) but control characters are refused."""
+    if not isinstance(raw, str):
+        raise BadRequest("Please type a name.")
+    name = " ".join(raw.split())
+    if not name:
+        raise BadRequest("Please type a name.")
+    if len(name) > NAME_MAX:
+        raise BadRequest(f"A name has at most {NAME_MAX} characters.")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise BadRequest("A name cannot contain control characters.")
+    return name
+
+
+def new_room_id() -> str:
+    return secrets.token_urlsafe(16)  # 128 bits
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class RoomService:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.rooms: dict[str, Room] = {}
+
+    # ----- lookups -----------------------------------------------------------
+    def get(self, room_id: str) -> Room:
+        room = self.rooms.get(room_id)
+        if room is None:
+            raise NotFound("There is no open table at this link.")
+        return room
+
+    def seat_for(self, room: Room, token: str | None) -> int | None:
+        """The seat of ``token``; a token that is given but unknown is refused."""
+        if token is None:
+            return None
+        seat = room.seat_of(token)
+        if seat is None:
+            raise Forbidden("This seat token does not belong to this table.")
+        return seat
+
+    # ----- lifecycle -----------------------------------------------------------
+    async def create(self, *, game: str, players: int | None = None,
+                     options: dict[str, Any] | None = None,
+                     seed: int | None = None) -> tuple[Room, str]:
+        info = GAMES.get(game)
+        if info is None:
+            raise BadRequest(f"Unknown game {game!r}.")
+        count = info.min_players if players is None else players
+        options = dict(options or {})
+        cls = info.match_class
+        try:
+            cls.check_players(count)
+            options = cls.check_options(count, options)
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
+        room = Room(id=new_room_id(), game=game, players=count, options=options,
+                    host_token=new_token(), seed=seed)
+        await self.db.run(repo.create_match, match_id=room.id, game=game, players=count,
+                          options=options, host_token=room.host_token)
+        self.rooms[room.id] = room
+        log.info("room created game=%s players=%d", game, count)
+        return room, room.host_token
+
+    async def join(self, room_id: str, name: Any, *, is_bot: bool = False) -> tuple[int, str]:
+        room = self.get(room_id)
+        name = clean_name(name)
+        async with room.lock:
+            if room.match is not None:
+                raise Forbidden("The match has already started; you can watch.")
+            free = room.free_seats
+            if not free:
+                raise Forbidden("Every seat at this table is taken.")
+            if any(s is not None and s.name.casefold() == name.casefold() for s in room.seats):
+                raise BadRequest("Somebody at this table already has that name.")
+            seat = Seat(index=free[0], name=name, token=new_token(), is_bot=is_bot)
+            await self.db.run(repo.add_seat, match_id=room.id, seat=seat.index, name=name,
+                              token=seat.token, is_bot=is_bot)
+            room.seats[seat.index] = seat
+            room.changed()
+        return seat.index, seat.token
+
+    async def start(self, room_id: str, host_token: str | None) -> None:
+        room = self.get(room_id)
+        if not host_token:
+            raise Unauthorized("Only the host can start the match.")
+        if not room.is_host(host_token):
+            raise Forbidden("Only the host can start the match.")
+        async with room.lock:
+            if room.match is not None:
+                raise BadRequest("The match has already started.")
+            if room.free_seats:
+                raise BadRequest(
+                    f"Waiting for {len(room.free_seats)} more player(s) before the start.")
+            room.match = new_match(room.game, room.players, room.options, seed=room.seed)
+            await self.db.run(repo.mark_started, match_id=room.id)
+            room.changed()
+        log.info("room started game=%s", room.game)
+
+    async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
+        room = self.get(room_id)
+        if isinstance(version, str) and version.isdigit():
+            version = int(version)
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise BadRequest("An action needs the version of the view it was made from.")
+        if not isinstance(action, str):
+            raise BadRequest("An action is a text such as 'play:EO'.")
+        async with room.lock:
+            match = room.match
+            if match is None:
+                raise Illegal("The match has not started yet.")
+            if room.error:
+                raise Illegal(room.error)
+            if version != room.version:
+                raise Stale("The table changed before your move arrived; "
+                            "here is the current table.")
+            try:
+                events = match.apply(seat, action)
+            except IllegalAction as exc:
+                raise Illegal(str(exc)) from None
+            await self._persist(room, events)
+            room.changed()
+        return events
+
+    async def _persist(self, room: Room, events: list[dict[str, Any]]) -> None:
+        match = room.match
+        assert match is not None
+        for event in events:
+            if event.get("type") == "deal_end":
+                result = {k: v for k, v in event.items() if k != "type"}
+                await self.db.run(repo.record_deal, match_id=room.id,
+                                  deal_no=int(event.get("deal_no", match.deal_no)),
+                                  result=result, scores_after=list(match.scores))
+        if match.is_over:
+            await self.db.run(repo.finish_match, match_id=room.id,
+                              final_scores=list(match.scores), winners=list(match.winners))
+
+    # ----- what a seat sees -----------------------------------------------------
+    def state_for(self, room: Room, seat: int | None) -> dict[str, Any]:
+        """``{"version", "view", "legal"}`` as the API returns it."""
+        if room.match is None:
+            view: dict[str, Any] = {"game": room.game, "phase": "waiting", "seat": seat,
+                                    "players": room.players}
+            legal: list[str] = []
+        else:
+            view = room.match.view(seat)
+            legal = room.match.legal_actions(seat) if seat is not None else []
+        return {"version": room.version, "view": view, "legal": legal,
+                "seats": room.names(), "status": room.status}

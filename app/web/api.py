@@ -1,0 +1,145 @@
+"""The JSON API: everything the browser can do, for scripts and home-made bots.
+
+It goes through the same room service as the table WebSocket. Authenticate a
+seat with ``Authorization: Bearer <seat token>`` (from ``join``) and the host
+with the ``host_token`` from room creation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from app.config import get_settings
+from app.games import GAMES
+from app.rooms.errors import BadRequest, Unauthorized
+from app.web.deps import Service, bearer_token
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+class CreateRoom(BaseModel):
+    game: str = Field(examples=["schafkopf"])
+    players: int | None = Field(None, description="number of seats; default: the game's minimum")
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 11}])
+    seed: int | None = Field(
+        None, description="deterministic deck (only when the server allows seeded rooms)")
+
+
+class Created(BaseModel):
+    room: str
+    url: str
+    host_token: str
+
+
+class Join(BaseModel):
+    name: str = Field(examples=["Vroni"])
+
+
+class Joined(BaseModel):
+    seat: int
+    token: str
+
+
+class Action(BaseModel):
+    action: str = Field(examples=["play:EO"])
+    version: int
+
+
+class TableState(BaseModel):
+    version: int
+    view: dict[str, Any]
+    legal: list[str]
+    seats: list[str | None]
+    status: str
+
+
+class GameOption(BaseModel):
+    name: str
+    label: str
+    kind: str
+    default: Any
+    minimum: int | None
+    maximum: int | None
+
+
+class GameEntry(BaseModel):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_options: dict[str, Any]
+    options: list[GameOption]
+
+
+class ErrorBody(BaseModel):
+    error: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 401, 403, 404, 409, 422)
+}
+
+
+@router.get("/games", response_model=list[GameEntry])
+async def list_games() -> list[GameEntry]:
+    """The games this server offers, with their player counts and options."""
+    return [
+        GameEntry(
+            name=g.name, title=g.title, min_players=g.min_players, max_players=g.max_players,
+            default_options=g.default_options,
+            options=[GameOption(name=o.name, label=o.label, kind=o.kind, default=o.default,
+                                minimum=o.minimum, maximum=o.maximum) for o in g.options],
+        )
+        for g in GAMES.values()
+    ]
+
+
+@router.post("/rooms", response_model=Created, status_code=201, responses=ERRORS)
+async def create_room(body: CreateRoom, request: Request, service: Service) -> Created:
+    """Open a room. Keep ``host_token``: it starts the match."""
+    if body.seed is not None and not get_settings().allow_seeded_rooms:
+        raise BadRequest("This server does not allow seeded rooms.")
+    room, host_token = await service.create(game=body.game, players=body.players,
+                                            options=body.options, seed=body.seed)
+    return Created(room=room.id, url=str(request.url_for("room_page", room_id=room.id)),
+                   host_token=host_token)
+
+
+@router.post("/rooms/{room_id}/join", response_model=Joined, responses=ERRORS)
+async def join_room(room_id: str, body: Join, service: Service) -> Joined:
+    """Take the next free seat. Keep ``token``: it is this seat's secret."""
+    seat, token = await service.join(room_id, body.name)
+    return Joined(seat=seat, token=token)
+
+
+@router.post("/rooms/{room_id}/start", response_model=TableState, responses=ERRORS)
+async def start_room(room_id: str, request: Request, service: Service) -> TableState:
+    """Start the match (host only, every seat taken). Returns the spectator view."""
+    await service.start(room_id, bearer_token(request))
+    return TableState(**service.state_for(service.get(room_id), None))
+
+
+@router.get("/rooms/{room_id}/view", response_model=TableState, responses=ERRORS)
+async def room_view(room_id: str, request: Request, service: Service) -> TableState:
+    """The view of the seat whose token is given, or the spectator view without one."""
+    room = service.get(room_id)
+    seat = service.seat_for(room, bearer_token(request))
+    return TableState(**service.state_for(room, seat))
+
+
+@router.post("/rooms/{room_id}/actions", response_model=TableState, responses=ERRORS)
+async def room_action(room_id: str, body: Action, request: Request,
+                      service: Service) -> TableState:
+    """Play one of your ``legal`` actions, naming the ``version`` of the view it was
+    made from: 409 when the table has moved on, 422 when the action is not legal."""
+    room = service.get(room_id)
+    token = bearer_token(request)
+    if token is None:
+        raise Unauthorized("Acting needs your seat token: 'Authorization: Bearer <token>'.")
+    seat = service.seat_for(room, token)
+    assert seat is not None
+    await service.act(room_id, seat, body.action, body.version)
+    return TableState(**service.state_for(room, seat))

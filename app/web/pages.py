@@ -1,0 +1,127 @@
+"""HTML pages: the lobby, the table page with its join form, and the history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.config import get_settings
+from app.db import repo
+from app.games import GAMES
+from app.rooms.errors import Forbidden, RoomError
+from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, origin_allowed
+from app.web.render import table_context, templates
+
+router = APIRouter(include_in_schema=False)
+
+
+def _set_cookie(response: Response, name: str, value: str, room_id: str) -> None:
+    response.set_cookie(
+        name, value, path=f"/r/{room_id}", httponly=True, samesite="lax",
+        secure=get_settings().secure_cookies, max_age=60 * 60 * 24 * 30,
+    )
+
+
+def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
+    """The lobby form's fields for ``game`` ("<game>.<option>") as typed options."""
+    info = GAMES[game]
+    players = None
+    raw_players = form.get(f"{game}.players")
+    if raw_players not in (None, ""):
+        try:
+            players = int(str(raw_players))
+        except ValueError:
+            raise RoomError("Players must be a number.") from None
+    options: dict[str, Any] = {}
+    for opt in info.options:
+        key = f"{game}.{opt.name}"
+        if opt.kind == "bool":
+            options[opt.name] = key in form
+        elif form.get(key) not in (None, ""):
+            try:
+                options[opt.name] = int(str(form[key]))
+            except ValueError:
+                raise RoomError(f"{opt.label} must be a whole number.") from None
+    return players, options
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(request, "lobby.html", {})
+
+
+@router.post("/rooms")
+async def create_room_form(request: Request, service: Service) -> Response:
+    if not origin_allowed(request):
+        return HTMLResponse("Cross-site request refused.", status_code=403)
+    form = dict(await request.form())
+    game = str(form.get("game", ""))
+    try:
+        if game not in GAMES:
+            raise RoomError("Please choose a game.")
+        players, options = _parse_options(game, form)
+        room, host_token = await service.create(game=game, players=players, options=options)
+    except RoomError as exc:
+        return templates.TemplateResponse(request, "lobby.html", {"error": exc.message},
+                                          status_code=400)
+    response = RedirectResponse(f"/r/{room.id}", status_code=303)
+    _set_cookie(response, HOST_COOKIE, host_token, room.id)
+    return response
+
+
+def _room_page(request: Request, service: Service, room_id: str, *,
+               join_error: str | None = None, join_name: str | None = None,
+               status_code: int = 200) -> HTMLResponse:
+    try:
+        room = service.get(room_id)
+    except RoomError:
+        return templates.TemplateResponse(request, "closed.html", {}, status_code=404)
+    seat = room.seat_of(request.cookies.get(SEAT_COOKIE))
+    is_host = room.is_host(request.cookies.get(HOST_COOKIE))
+    ctx = table_context(service, room, seat, is_host)
+    ctx.update(room_url=str(request.url_for("room_page", room_id=room.id)),
+               join_error=join_error, join_name=join_name, oob=False)
+    return templates.TemplateResponse(request, "room.html", ctx, status_code=status_code)
+
+
+@router.get("/r/{room_id}", response_class=HTMLResponse, name="room_page")
+async def room_page(room_id: str, request: Request, service: Service) -> HTMLResponse:
+    return _room_page(request, service, room_id)
+
+
+@router.post("/r/{room_id}/join")
+async def join_form(room_id: str, request: Request, service: Service,
+                    name: str = Form("")) -> Response:
+    if not origin_allowed(request):
+        return HTMLResponse("Cross-site request refused.", status_code=403)
+    try:
+        room = service.get(room_id)
+        if room.seat_of(request.cookies.get(SEAT_COOKIE)) is not None:
+            raise Forbidden("You already have a seat at this table.")
+        seat, token = await service.join(room_id, name)
+    except RoomError as exc:
+        return _room_page(request, service, room_id, join_error=exc.message,
+                          join_name=name[:24], status_code=exc.status)
+    response = RedirectResponse(f"/r/{room_id}", status_code=303)
+    _set_cookie(response, SEAT_COOKIE, token, room_id)
+    return response
+
+
+@router.get("/history", response_class=HTMLResponse)
+async def history(request: Request, service: Service, game: str | None = None) -> HTMLResponse:
+    if game is not None and game not in GAMES:
+        game = None
+    matches = await service.db.run(repo.finished_matches, game=game, limit=200)
+    return templates.TemplateResponse(request, "history.html",
+                                      {"matches": matches, "game_filter": game})
+
+
+@router.get("/history/{match_id}", response_class=HTMLResponse)
+async def history_match(match_id: str, request: Request, service: Service) -> HTMLResponse:
+    match = await service.db.run(repo.get_match, match_id=match_id)
+    if match is None or match.status != "finished":
+        return templates.TemplateResponse(request, "closed.html", {"history": True},
+                                          status_code=404)
+    return templates.TemplateResponse(request, "match.html", {"m": match})

@@ -1,0 +1,137 @@
+"""The table WebSocket: ``/r/{room}/ws``.
+
+A browser authenticates with its seat cookie, any other client with
+``Authorization: Bearer <seat token>``; with neither the socket is a spectator's.
+Incoming frames are JSON from htmx ``ws-send``: ``{"action", "version"}`` or
+``{"cmd": "start"}``. Outgoing frames are HTML fragments with ``hx-swap-oob``.
+
+Each connection has one sender task. A room change only marks the connection
+dirty; the sender renders the *latest* state when it gets to it, so a slow
+client never makes the room wait and never receives a backlog of stale tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.config import get_settings
+from app.rooms.errors import RoomError
+from app.rooms.room import Room
+from app.rooms.service import RoomService
+from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
+from app.web.render import render_flash, render_frame
+
+router = APIRouter()
+log = logging.getLogger("stammtisch.ws")
+
+# Close codes (4000-4999 are the application's own)
+POLICY = 1008
+NOT_FOUND = 4404
+FORBIDDEN = 4403
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, service: RoomService, room: Room, seat: int | None,
+                 is_host: bool) -> None:
+        self.ws = ws
+        self.service = service
+        self.room = room
+        self.seat = seat
+        self.is_host = is_host
+        self.dirty = asyncio.Event()
+        self.flashes: list[str] = []
+        self.closed = False
+
+    def notify(self, _room: Room) -> None:
+        self.dirty.set()
+
+    def flash(self, message: str, kind: str = "error") -> None:
+        self.flashes.append(render_flash(message, kind))
+        self.dirty.set()
+
+    async def sender(self) -> None:
+        while not self.closed:
+            await self.dirty.wait()
+            self.dirty.clear()
+            flashes, self.flashes = self.flashes, []
+            async with self.room.lock:  # render only state that is already durable
+                frame = render_frame(self.service, self.room, self.seat, self.is_host)
+            await self.ws.send_text(frame + "".join(flashes))
+
+
+def _parse(raw: str, limit: int) -> dict[str, Any]:
+    if len(raw.encode()) > limit:
+        raise RoomError(f"That message is too large (at most {limit} bytes).")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise RoomError("That message was not understood.") from None
+    if not isinstance(data, dict):
+        raise RoomError("That message was not understood.")
+    return data
+
+
+@router.websocket("/r/{room_id}/ws")
+async def table_socket(websocket: WebSocket, room_id: str) -> None:
+    service: RoomService = websocket.app.state.rooms
+    if not origin_allowed(websocket):
+        await websocket.close(code=POLICY, reason="origin not allowed")
+        return
+    try:
+        room = service.get(room_id)
+        token = bearer_token(websocket) or websocket.cookies.get(SEAT_COOKIE)
+        seat = room.seat_of(token) if token else None
+        if token and seat is None and bearer_token(websocket):
+            raise RoomError("This seat token does not belong to this table.")
+    except RoomError as exc:
+        await websocket.close(code=NOT_FOUND if exc.status == 404 else FORBIDDEN,
+                              reason=exc.message[:120])
+        return
+    is_host = room.is_host(websocket.cookies.get(HOST_COOKIE))
+    await websocket.accept()
+    conn = Connection(websocket, service, room, seat, is_host)
+    room.listeners.add(conn.notify)
+    conn.dirty.set()  # the first frame: the table as it is now
+    sender = asyncio.create_task(conn.sender())
+    limit = get_settings().max_message_bytes
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                conn.flash("Send text frames only.")
+                continue
+            try:
+                await _handle(conn, _parse(raw, limit))
+            except RoomError as exc:
+                conn.flash(exc.message)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conn.closed = True
+        room.listeners.discard(conn.notify)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _handle(conn: Connection, data: dict[str, Any]) -> None:
+    room, service = conn.room, conn.service
+    if data.get("cmd") == "start":
+        if not conn.is_host:
+            raise RoomError("Only the host can start the match.")
+        await service.start(room.id, room.host_token)
+        return
+    if "action" not in data:
+        raise RoomError("That message was not understood.")
+    if conn.seat is None:
+        raise RoomError("You are watching; take a seat to play.")
+    await service.act(room.id, conn.seat, data.get("action"), data.get("version"))

@@ -1,0 +1,133 @@
+"""Shared fixtures: databases (SQLite always, PostgreSQL when TEST_DATABASE_URL is
+set), migrated schemas, and a real uvicorn server started as a subprocess."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, text
+
+ROOT = Path(__file__).resolve().parents[1]
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+
+DB_KINDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+def _pg_schema_url(schema: str) -> str:
+    assert PG_URL is not None
+    base = PG_URL.replace("postgresql://", "postgresql+psycopg://", 1)
+    sep = "&" if "?" in base else "?"
+    return f"{base}{sep}options=-csearch_path%3D{schema}"
+
+
+def make_db_url(kind: str, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database of ``kind``; dropped again afterwards."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.db'}"
+        return
+    if PG_URL is None:
+        pytest.skip("PostgreSQL tests need TEST_DATABASE_URL (set by .ci/run)")
+    schema = "t_" + secrets.token_hex(6)
+    admin = create_engine(PG_URL.replace("postgresql://", "postgresql+psycopg://", 1),
+                          isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield _pg_schema_url(schema)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+def migrate(url: str, revision: str = "head") -> None:
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.attributes["url"] = url
+    cfg.attributes["quiet"] = True
+    command.upgrade(cfg, revision)
+
+
+@pytest.fixture(params=DB_KINDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty, migrated database: every test using it runs on SQLite and PostgreSQL."""
+    gen = make_db_url(request.param, tmp_path)
+    url = next(gen)
+    migrate(url)
+    yield url
+    for _ in gen:
+        pass
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A real uvicorn process serving the app on a free loopback port."""
+
+    def __init__(self, db_url: str, log_path: Path, env: dict[str, str] | None = None) -> None:
+        self.db_url = db_url
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.log_path = log_path
+        self.env = {**os.environ, "DATABASE_URL": db_url, "ALLOW_SEEDED_ROOMS": "1",
+                    "BOT_DELAY_MS": "0", **(env or {})}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+             "--port", str(self.port), "--ws-max-size", "65536"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not come up")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+@pytest.fixture
+def server(db_url: str, tmp_path: Path) -> Iterator[Server]:
+    srv = Server(db_url, tmp_path / "server.log").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def sqlite_server(tmp_path: Path) -> Iterator[Server]:
+    """A server on SQLite only, for tests whose subject is not the database."""
+    url = f"sqlite:///{tmp_path / 'test.db'}"
+    migrate(url)
+    srv = Server(url, tmp_path / "server.log").start()
+    yield srv
+    srv.stop()

@@ -1,0 +1,50 @@
+"""A tiny JSON API client for tests, the way a home-made bot would talk to us."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+
+class Table:
+    def __init__(self, base: str, game: str = "schafkopf", players: int | None = None,
+                 options: dict[str, Any] | None = None, seed: int | None = None) -> None:
+        self.http = httpx.Client(base_url=base, timeout=10)
+        body: dict[str, Any] = {"game": game, "options": options or {}}
+        if players is not None:
+            body["players"] = players
+        if seed is not None:
+            body["seed"] = seed
+        r = self.http.post("/api/rooms", json=body)
+        assert r.status_code == 201, r.text
+        data = r.json()
+        self.room: str = data["room"]
+        self.url: str = data["url"]
+        self.host_token: str = data["host_token"]
+        self.tokens: list[str] = []
+
+    def join(self, name: str) -> tuple[int, str]:
+        r = self.http.post(f"/api/rooms/{self.room}/join", json={"name": name})
+        assert r.status_code == 200, r.text
+        seat, token = r.json()["seat"], r.json()["token"]
+        self.tokens.append(token)
+        return seat, token
+
+    def start(self) -> httpx.Response:
+        return self.http.post(f"/api/rooms/{self.room}/start",
+                              headers={"Authorization": f"Bearer {self.host_token}"})
+
+    def view(self, token: str | None = None) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = self.http.get(f"/api/rooms/{self.room}/view", headers=headers)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def act(self, token: str | None, action: Any, version: Any) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return self.http.post(f"/api/rooms/{self.room}/actions", headers=headers,
+                              json={"action": action, "version": version})
+
+    def close(self) -> None:
+        self.http.close()
