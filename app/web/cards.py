@@ -7,6 +7,7 @@ rendered as a back without any code.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -81,3 +82,18 @@ def suit_label(game: str, suit: str) -> str:
     if game == "mauscheln":
         return FR_SUITS[suit][1]
     return suit
+
+
+def is_trump(game: str, code: str, view: dict[str, Any]) -> bool:
+    """Whether a card in the viewer's hand is a trump now (for a marker on it)."""
+    if game == "schafkopf":
+        return bool(view.get("trump")) and code[0] == view["trump"]
+    if game == "beutelschneider":
+        return code[0] == "b"
+    if game == "mauscheln":
+        trumps = view.get("trumps")
+        if isinstance(trumps, list):
+            return code in trumps
+        card = view.get("trump_card") or view.get("trump")
+        return isinstance(card, str) and bool(card) and code[0] == card[0]
+    return False

@@ -17,12 +17,12 @@ from markupsafe import Markup
 from app.games import GAMES
 from app.rooms.room import Room
 from app.rooms.service import RoomService
-from app.web.cards import face, suit_label
+from app.web.cards import face, is_trump, suit_label
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
 env = templates.env
-env.globals.update(GAMES=GAMES, face=face, suit_label=suit_label)
+env.globals.update(GAMES=GAMES, face=face, suit_label=suit_label, is_trump=is_trump)
 
 
 def _vals(**values: Any) -> Markup:
