@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 
-def follow_suit(hand: Sequence[str], led_suit: str | None, suit_of: Callable[[str], str]) -> list[str]:
+def follow_suit(
+    hand: Sequence[str], led_suit: str | None, suit_of: Callable[[str], str]
+) -> list[str]:
     """The cards of ``hand`` that may be played when ``led_suit`` was led.
 
     With nothing led yet (``led_suit`` None) every card may be played; a player who

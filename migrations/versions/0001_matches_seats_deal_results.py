@@ -1,14 +1,13 @@
 """matches seats deal results
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-29 14:56:39.058697
 """
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
-
 
 revision: str = '0001'
 down_revision: str | None = None

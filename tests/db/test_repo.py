@@ -6,8 +6,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import inspect
 
-from app.db import Database
-from app.db import repo
+from app.db import Database, repo
 from tests.conftest import ROOT
 
 
