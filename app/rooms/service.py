@@ -7,13 +7,16 @@ durable, and only then announced to the room's listeners.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import random
 import secrets
 import unicodedata
 from typing import Any
 
-from app.db import Database
-from app.db import repo
+from app.bots import BOT_NAMES, choose_action
+from app.config import get_settings
+from app.db import Database, repo
 from app.games import GAMES, IllegalAction, new_match
 from app.rooms.errors import BadRequest, Forbidden, Illegal, NotFound, Stale, Unauthorized
 from app.rooms.room import Room, Seat
@@ -47,9 +50,13 @@ def new_token() -> str:
 
 
 class RoomService:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, bot_delay_ms: int | None = None) -> None:
         self.db = db
         self.rooms: dict[str, Room] = {}
+        delay = get_settings().bot_delay_ms if bot_delay_ms is None else bot_delay_ms
+        self.bot_delay = max(0, delay) / 1000
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._bot_rng = random.SystemRandom()
 
     # ----- lookups -----------------------------------------------------------
     def get(self, room_id: str) -> Room:
@@ -108,12 +115,26 @@ class RoomService:
             room.changed()
         return seat.index, seat.token
 
+    def _check_host(self, room: Room, host_token: str | None, what: str) -> None:
+        if not host_token:
+            raise Unauthorized(f"Only the host can {what}.")
+        if not room.is_host(host_token):
+            raise Forbidden(f"Only the host can {what}.")
+
+    async def add_bot(self, room_id: str, host_token: str | None) -> int:
+        """The host seats a bot in the next free seat."""
+        room = self.get(room_id)
+        self._check_host(room, host_token, "add bots")
+        taken = {s.name for s in room.seats if s is not None}
+        name = next((n for n in BOT_NAMES if n not in taken), None)
+        if name is None:
+            name = next(f"Bot {i}" for i in range(1, 99) if f"Bot {i}" not in taken)
+        seat, _token = await self.join(room_id, name, is_bot=True)
+        return seat
+
     async def start(self, room_id: str, host_token: str | None) -> None:
         room = self.get(room_id)
-        if not host_token:
-            raise Unauthorized("Only the host can start the match.")
-        if not room.is_host(host_token):
-            raise Forbidden("Only the host can start the match.")
+        self._check_host(room, host_token, "start the match")
         async with room.lock:
             if room.match is not None:
                 raise BadRequest("The match has already started.")
@@ -124,6 +145,7 @@ class RoomService:
             await self.db.run(repo.mark_started, match_id=room.id)
             room.changed()
         log.info("room started game=%s", room.game)
+        self.wake_bots(room)
 
     async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
         room = self.get(room_id)
@@ -142,13 +164,53 @@ class RoomService:
             if version != room.version:
                 raise Stale("The table changed before your move arrived; "
                             "here is the current table.")
-            try:
-                events = match.apply(seat, action)
-            except IllegalAction as exc:
-                raise Illegal(str(exc)) from None
-            await self._persist(room, events)
-            room.changed()
+            events = await self._apply_locked(room, seat, action)
+        self.wake_bots(room)
         return events
+
+    async def _apply_locked(self, room: Room, seat: int, action: str) -> list[dict[str, Any]]:
+        """Apply, persist, announce. The caller holds ``room.lock``."""
+        assert room.match is not None
+        try:
+            events = room.match.apply(seat, action)
+        except IllegalAction as exc:
+            raise Illegal(str(exc)) from None
+        await self._persist(room, events)
+        room.changed()
+        return events
+
+    # ----- bots ---------------------------------------------------------------
+    def _bot_to_act(self, room: Room) -> list[int]:
+        match = room.match
+        if match is None or match.is_over or room.error:
+            return []
+        return [s for s in sorted(match.to_act())
+                if (seat := room.seats[s]) is not None and seat.is_bot]
+
+    def wake_bots(self, room: Room) -> None:
+        """Make sure a bot whose turn it is will move (one driver task per room)."""
+        task = self._bot_tasks.get(room.id)
+        if task is not None and not task.done():
+            return
+        if self._bot_to_act(room):
+            self._bot_tasks[room.id] = asyncio.create_task(self._drive_bots(room))
+
+    async def _drive_bots(self, room: Room) -> None:
+        while True:
+            await asyncio.sleep(self.bot_delay)
+            async with room.lock:
+                bots = self._bot_to_act(room)
+                if not bots:
+                    return
+                seat = bots[0]
+                assert room.match is not None
+                legal = room.match.legal_actions(seat)
+                action = choose_action(room.game, room.match.view(seat), legal, self._bot_rng)
+                try:
+                    await self._apply_locked(room, seat, action)
+                except Exception:  # a bot must never take the room down
+                    log.exception("bot move failed game=%s", room.game)
+                    return
 
     async def _persist(self, room: Room, events: list[dict[str, Any]]) -> None:
         match = room.match

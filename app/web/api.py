@@ -122,6 +122,14 @@ async def start_room(room_id: str, request: Request, service: Service) -> TableS
     return TableState(**service.state_for(service.get(room_id), None))
 
 
+@router.post("/rooms/{room_id}/bots", response_model=Joined, responses=ERRORS)
+async def add_bot(room_id: str, request: Request, service: Service) -> Joined:
+    """Seat a bot in the next free seat (host only). The bot's token is not given out:
+    ``token`` is empty."""
+    seat = await service.add_bot(room_id, bearer_token(request))
+    return Joined(seat=seat, token="")
+
+
 @router.get("/rooms/{room_id}/view", response_model=TableState, responses=ERRORS)
 async def room_view(room_id: str, request: Request, service: Service) -> TableState:
     """The view of the seat whose token is given, or the spectator view without one."""

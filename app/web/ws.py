@@ -125,10 +125,14 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
 
 async def _handle(conn: Connection, data: dict[str, Any]) -> None:
     room, service = conn.room, conn.service
-    if data.get("cmd") == "start":
+    cmd = data.get("cmd")
+    if cmd in ("start", "add_bot"):
         if not conn.is_host:
-            raise RoomError("Only the host can start the match.")
-        await service.start(room.id, room.host_token)
+            raise RoomError("Only the host can do that.")
+        if cmd == "start":
+            await service.start(room.id, room.host_token)
+        else:
+            await service.add_bot(room.id, room.host_token)
         return
     if "action" not in data:
         raise RoomError("That message was not understood.")

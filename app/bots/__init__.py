@@ -1,0 +1,29 @@
+"""Bots: they see exactly what a player sees (``view(seat)`` and the seat's legal
+actions) and answer with one of those actions. A game without its own bot falls
+back to a random legal action."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from app.bots import schafkopf
+
+Policy = Callable[[dict[str, Any], list[str], random.Random], str]
+
+POLICIES: dict[str, Policy] = {
+    "schafkopf": schafkopf.choose,
+}
+
+BOT_NAMES = ["Alois", "Burgl", "Kathi", "Girgl", "Wastl", "Zenzi", "Fonse", "Leni"]
+
+
+def choose_action(game: str, view: dict[str, Any], legal: list[str],
+                  rng: random.Random) -> str:
+    """The bot's choice among ``legal`` (never anything else)."""
+    if not legal:
+        raise ValueError("a bot was asked to act without legal actions")
+    policy = POLICIES.get(game)
+    action = policy(view, legal, rng) if policy else rng.choice(legal)
+    return action if action in legal else rng.choice(legal)

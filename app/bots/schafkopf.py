@@ -1,0 +1,66 @@
+"""A Schafkopf bot that plays like a sensible club player: it takes tricks worth
+taking as cheaply as it can, gives its partner points when the partner is sure to
+win, and throws away nothing of value when the trick is lost."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.games.schafkopf import card_points, card_strength, sort_hand
+
+SURE_TRUMPS = ("O", "U")
+
+
+def _winner(trick: list[dict[str, Any]], trump: str) -> tuple[int, str]:
+    led = trick[0]["card"]
+    best = max(trick, key=lambda p: card_strength(p["card"], led, trump))
+    return best["seat"], best["card"]
+
+
+def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    cards = [a[5:] for a in legal if a.startswith("play:")]
+    if not cards:
+        return rng.choice(legal)
+    trump = view["trump"]
+    seat = view["seat"]
+    trick = view["trick"]
+    partner = (seat + 2) % 4
+
+    def play(card: str) -> str:
+        return "play:" + card
+
+    def cheapest(options: list[str]) -> str:
+        return min(options, key=lambda c: (card_points(c), c[0] == trump,
+                                           -sort_hand(options, trump).index(c)))
+
+    if not trick:
+        side_aces = [c for c in cards if c[0] != trump and c[1:] == "A"]
+        if side_aces:
+            return play(side_aces[0])
+        top_trumps = [c for c in cards if c[0] == trump and c[1:] in SURE_TRUMPS]
+        if len(top_trumps) >= 2:
+            return play(sort_hand(top_trumps, trump)[0])
+        side = [c for c in cards if c[0] != trump]
+        return play(cheapest(side or cards))
+
+    led = trick[0]["card"]
+    win_seat, win_card = _winner(trick, trump)
+    last_to_play = len(trick) == 3
+    best = card_strength(win_card, led, trump)
+    winners = [c for c in cards if card_strength(c, led, trump) > best]
+    partner_winning = win_seat == partner
+    partner_safe = partner_winning and (
+        last_to_play or (win_card[0] == trump and win_card[1:] in SURE_TRUMPS))
+    if partner_safe:
+        fat = [c for c in cards if not (c[0] == trump and c[1:] in SURE_TRUMPS)]
+        return play(max(fat or cards, key=card_points))
+    if partner_winning:
+        return play(cheapest(cards))
+    points = sum(card_points(p["card"]) for p in trick)
+    if winners:
+        if last_to_play or points >= 10 or len(trick) == 2:
+            return play(min(winners, key=lambda c: (card_strength(c, led, trump),
+                                                    card_points(c))))
+        return play(max(winners, key=lambda c: card_strength(c, led, trump)))
+    return play(cheapest(cards))
