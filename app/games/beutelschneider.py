@@ -1,0 +1,423 @@
+"""Beutelschneider ("Cutpurse"), a trick game whose trump suit is a court of characters.
+
+Rules: seed 000 and the Beutelschneider section of RULINGS.md (the rulings win).
+
+- Deck (32): green ``g`` and yellow ``y`` 1 2 3 4 B S W 10 K, red ``r`` 1 2 3 4 B S W 10
+  and the Beutelschneider ``rX`` on top; blue ``b`` G M A C F (Guard, Assassin,
+  Adventurer, Countess, Sovereign), the permanent trump suit. All orders ascending.
+- 4 players get 8 cards each. 3 players: the top two cards of the shuffled deck are
+  set aside unseen and the other 30 are dealt, 10 each. The set-aside cards live only
+  in the internal state (``self.removed``, hence the snapshot); no view, event,
+  score sheet or ``last_deal`` ever names them. A view says only how many there are.
+- Forehand (dealer + 1) leads the first trick, each trick's winner the next one;
+  play goes clockwise (seat + 1).
+- Following: blue is a suit like the other three. Whoever holds a card of the led
+  suit must play one, so when a blue card is led a player holding blue must play
+  blue; a player void in the led suit may play anything, trumps included. (The seed
+  says "follow the led suit if able" for every suit and names blue a suit; nothing
+  exempts it.)
+- Trick winner: the highest trump, else the highest card of the led suit, after the
+  trick-local powers, resolved when the trick is complete:
+  * Assassin: ``bM`` played after ``bF`` kills it; a dead Sovereign cannot win.
+  * Seduction: with both ``bA`` and ``bC`` in a trick, the one played second ranks
+    directly above the one played first (still below a living ``bF``). The power fires
+    (and is reported) in both orders, since the ruling words it symmetrically.
+  * Guard: ``bG`` played after ``rX`` cancels the -20 for whoever wins the trick.
+- Hand score: face value of captured 1 2 3 4 10 of green, yellow, red (60 in the
+  deck; with 3 players the set-aside cards' points are simply out of the hand);
+  -20 for capturing ``rX`` unless cancelled; +10 bonuses, all that apply added up,
+  to the player of the card: Guard cancelled ``rX`` and won that trick; Guard won
+  the last trick; Assassin killed the Sovereign and won the trick; the second-played
+  of Adventurer/Countess won the trick. Scores may be negative.
+- Match: totals accumulate; when at the end of a hand one or more players have
+  reached ``options["target"]`` (default 100), the single highest total wins; a tie
+  for the highest total plays another hand (and so on until the tie is broken).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, ClassVar
+
+from app.games.base import Match, Option
+from app.games.cards import check_permutation, rank_of, suit_of
+from app.games.tricks import follow_suit, winning_index
+
+SUITS = ["g", "y", "r", "b"]
+TRUMP = "b"
+SUIT_RANKS: dict[str, list[str]] = {  # ascending
+    "g": ["1", "2", "3", "4", "B", "S", "W", "10", "K"],
+    "y": ["1", "2", "3", "4", "B", "S", "W", "10", "K"],
+    "r": ["1", "2", "3", "4", "B", "S", "W", "10", "X"],
+    "b": ["G", "M", "A", "C", "F"],
+}
+DECK = [suit + rank for suit in SUITS for rank in SUIT_RANKS[suit]]
+SUIT_NAMES = {"g": "green", "y": "yellow", "r": "red", "b": "blue (trump)"}
+
+BEUTELSCHNEIDER = "rX"
+GUARD = "bG"
+ASSASSIN = "bM"
+ADVENTURER = "bA"
+COUNTESS = "bC"
+SOVEREIGN = "bF"
+CARD_NAMES = {
+    BEUTELSCHNEIDER: "Beutelschneider",
+    GUARD: "Guard",
+    ASSASSIN: "Assassin",
+    ADVENTURER: "Adventurer",
+    COUNTESS: "Countess",
+    SOVEREIGN: "Sovereign",
+}
+
+POINTS = {"1": 1, "2": 2, "3": 3, "4": 4, "10": 10}
+PENALTY = -20
+BONUS = 10
+HAND_SIZE = {3: 10, 4: 8}
+SET_ASIDE = {3: 2, 4: 0}
+
+# Bonus lines of the score sheet: name -> label shown to the table.
+BONUS_LABELS = {
+    "guard_cancels_beutelschneider": "Guard cancelled the Beutelschneider and won the trick",
+    "guard_wins_last_trick": "Guard won the last trick",
+    "assassin_kills_sovereign": "Assassin killed the Sovereign and won the trick",
+    "seduction": "the seducing card (played second) won the trick",
+}
+
+
+def card_points(card: str) -> int:
+    """Face value of a numbered card of green, yellow or red; 0 for every other card."""
+    if suit_of(card) == TRUMP:
+        return 0
+    return POINTS.get(rank_of(card), 0)
+
+
+def sort_hand(hand: list[str]) -> list[str]:
+    """Trumps first (strongest first), then green, yellow, red, each strongest first."""
+    order = [TRUMP, "g", "y", "r"]
+
+    def key(card: str) -> tuple[int, int]:
+        suit = suit_of(card)
+        return (order.index(suit), -SUIT_RANKS[suit].index(rank_of(card)))
+
+    return sorted(hand, key=key)
+
+
+def _power(power: str, card: str, seat: int, target: str, target_seat: int,
+           text: str) -> dict[str, Any]:
+    return {"power": power, "card": card, "seat": seat, "target": target,
+            "target_seat": target_seat, "text": text}
+
+
+def resolve_trick(plays: list[dict[str, Any]], last: bool) -> dict[str, Any]:
+    """Decide a complete trick: winner, card points, powers, the -20 and bonuses.
+
+    ``plays`` is the trick in play order as ``[{"seat": s, "card": c}, ...]``;
+    ``last`` says whether it is the last trick of the hand.
+    """
+    cards = [p["card"] for p in plays]
+    seat_of = {p["card"]: p["seat"] for p in plays}
+    pos = {card: i for i, card in enumerate(cards)}
+    led = suit_of(cards[0])
+
+    strength: dict[str, int] = {}
+    for card in cards:
+        suit, rank = suit_of(card), rank_of(card)
+        if suit == TRUMP:
+            strength[card] = 100 + 10 * SUIT_RANKS[TRUMP].index(rank)
+        elif suit == led:
+            strength[card] = 10 + SUIT_RANKS[suit].index(rank)
+        else:
+            strength[card] = -1  # a discard of another suit never wins
+
+    powers: list[dict[str, Any]] = []
+    killed = SOVEREIGN in pos and ASSASSIN in pos and pos[ASSASSIN] > pos[SOVEREIGN]
+    if killed:
+        strength[SOVEREIGN] = -1
+        powers.append(_power("assassin", ASSASSIN, seat_of[ASSASSIN], SOVEREIGN,
+                             seat_of[SOVEREIGN], "Assassin kills the Sovereign"))
+    seducer: str | None = None
+    if ADVENTURER in pos and COUNTESS in pos:
+        first, seducer = sorted((ADVENTURER, COUNTESS), key=pos.__getitem__)
+        # directly above the first: between it and the next trump rank (the steps are 10)
+        strength[seducer] = max(strength[seducer], strength[first] + 5)
+        powers.append(_power(
+            "seduction", seducer, seat_of[seducer], first, seat_of[first],
+            f"{CARD_NAMES[seducer]} seduces the {CARD_NAMES[first]}"))
+    guarded = GUARD in pos and BEUTELSCHNEIDER in pos and pos[GUARD] > pos[BEUTELSCHNEIDER]
+    if guarded:
+        powers.append(_power("guard", GUARD, seat_of[GUARD], BEUTELSCHNEIDER,
+                             seat_of[BEUTELSCHNEIDER], "Guard cancels the Beutelschneider"))
+
+    win_at = winning_index(cards, lambda card, _led: strength[card])
+    winning_card = cards[win_at]
+    winner = plays[win_at]["seat"]
+
+    penalty: int | None = None  # None: no Beutelschneider in this trick
+    if BEUTELSCHNEIDER in pos:
+        penalty = 0 if guarded else PENALTY
+        if not guarded:
+            powers.append(_power(
+                "beutelschneider", BEUTELSCHNEIDER, seat_of[BEUTELSCHNEIDER],
+                BEUTELSCHNEIDER, winner, "the Beutelschneider costs the trick's winner 20 points"))
+
+    bonus_names: list[str] = []
+    if winning_card == GUARD and guarded:
+        bonus_names.append("guard_cancels_beutelschneider")
+    if winning_card == GUARD and last:
+        bonus_names.append("guard_wins_last_trick")
+    if winning_card == ASSASSIN and killed:
+        bonus_names.append("assassin_kills_sovereign")
+    if seducer is not None and winning_card == seducer:
+        bonus_names.append("seduction")
+    bonuses = [
+        {"name": name, "label": BONUS_LABELS[name], "points": BONUS, "seat": winner,
+         "card": winning_card}
+        for name in bonus_names
+    ]
+    return {
+        "winner": winner,
+        "winning_card": winning_card,
+        "points": sum(card_points(c) for c in cards),
+        "powers": powers,
+        "beutelschneider": penalty,
+        "bonuses": bonuses,
+    }
+
+
+class BeutelschneiderMatch(Match):
+    name: ClassVar[str] = "beutelschneider"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 4
+    options_spec: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "target", "Points to win", "int", 100, minimum=1, maximum=1000,
+            help="When a hand ends with someone at or above this total, the highest "
+                 "total wins; a tie for the highest plays another hand.",
+        ),
+    )
+
+    dealer: int
+    hands: list[list[str]]
+    removed: list[str]  # set aside face down (3 players); never shown to anyone
+    trick: list[dict[str, Any]]  # [{"seat": s, "card": c}, ...] in play order
+    leader: int
+    turn: int | None
+    tricks: list[dict[str, Any]]  # finished tricks of the current hand
+    sheets: list[dict[str, Any]]  # running score sheet of the current hand, per seat
+    results: list[dict[str, Any]]  # one summary per finished hand
+    last_deal: dict[str, Any] | None
+
+    def setup(self) -> None:
+        for entry in self.stacked_deals:
+            self._check_deal(entry, self.players)
+        self.results = []
+        self.last_deal = None
+        self._start_deal()
+
+    # ----- dealing -----------------------------------------------------------
+    @staticmethod
+    def _check_deal(entry: Any, players: int) -> None:
+        size, aside = HAND_SIZE[players], SET_ASIDE[players]
+        shape = (f"a {players}-player Beutelschneider deal is {{'hands': [[{size} cards] x "
+                 f"{players}]" + (", 'removed': [2 cards]}" if aside else "}"))
+        if not isinstance(entry, dict) or not isinstance(entry.get("hands"), list):
+            raise ValueError(shape)
+        hands = entry["hands"]
+        if len(hands) != players or any(
+            not isinstance(h, list) or len(h) != size for h in hands
+        ):
+            raise ValueError(shape)
+        removed = entry.get("removed", [])
+        if aside and "removed" not in entry:
+            raise ValueError(shape + "; 'removed' is missing")
+        if not isinstance(removed, list) or len(removed) != aside:
+            raise ValueError(shape)
+        cards = [c for h in hands for c in h] + removed
+        if any(not isinstance(c, str) for c in cards):
+            raise ValueError("cards are code strings such as 'rX' or 'g10'")
+        check_permutation(cards, DECK)
+
+    def _start_deal(self) -> None:
+        self.deal_no += 1
+        if self.deal_no > 1:
+            self.dealer = (self.dealer + 1) % self.players
+        n, size, aside = self.players, HAND_SIZE[self.players], SET_ASIDE[self.players]
+        forehand = (self.dealer + 1) % n
+        stacked = self.next_stacked_deal()
+        if stacked is not None:
+            self.hands = [list(h) for h in stacked["hands"]]
+            self.removed = list(stacked.get("removed", []))
+        else:
+            deck = self.shuffled(DECK)
+            self.removed = deck[:aside]  # the top cards, face down
+            rest = deck[aside:]
+            self.hands = [[] for _ in range(n)]
+            for i in range(n):  # dealt from forehand on
+                self.hands[(forehand + i) % n] = rest[i * size:(i + 1) * size]
+        self.leader = forehand
+        self.turn = forehand
+        self.trick = []
+        self.tricks = []
+        self.sheets = [self._blank_sheet(s) for s in range(n)]
+        self.phase = "play"
+
+    def _blank_sheet(self, seat: int) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "card_points": 0,
+            "beutelschneider": 0,
+            "beutelschneider_cancelled": False,
+            "bonuses": [],
+            "hand_total": 0,
+            "total": self.scores[seat],
+        }
+
+    # ----- rules ---------------------------------------------------------------
+    def _led_suit(self) -> str | None:
+        return suit_of(self.trick[0]["card"]) if self.trick else None
+
+    def playable(self, seat: int) -> list[str]:
+        return follow_suit(self.hands[seat], self._led_suit(), suit_of)
+
+    def _to_act(self) -> set[int]:
+        return {self.turn} if self.turn is not None else set()
+
+    def _legal(self, seat: int) -> list[str]:
+        if self.phase != "play" or seat != self.turn:
+            return []
+        return ["play:" + c for c in sort_hand(self.playable(seat))]
+
+    def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
+        if self.phase == "play" and seat != self.turn:
+            return "it is not your turn"
+        if action.startswith("play:"):
+            card = action[5:]
+            if card not in self.hands[seat]:
+                shown = card if len(card) <= 20 else card[:20] + "…"
+                return f"you do not hold {shown!r}"
+            led = self._led_suit()
+            if led is not None:
+                return f"you must follow suit: {SUIT_NAMES[led]} was led"
+        return super().explain_illegal(seat, action, legal)
+
+    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+        card = action.split(":", 1)[1]
+        self.hands[seat].remove(card)
+        self.trick.append({"seat": seat, "card": card})
+        events: list[dict[str, Any]] = [{"type": "play", "seat": seat, "card": card}]
+        if len(self.trick) < self.players:
+            self.turn = (seat + 1) % self.players
+            return events
+        events.extend(self._finish_trick())
+        # events are handed out: they must not share lists with the state
+        return copy.deepcopy(events)
+
+    def _finish_trick(self) -> list[dict[str, Any]]:
+        last = len(self.tricks) + 1 == HAND_SIZE[self.players]
+        outcome = resolve_trick(self.trick, last)
+        winner = outcome["winner"]
+        record = {"no": len(self.tricks) + 1, "leader": self.leader, "plays": self.trick,
+                  **outcome}
+        self.tricks.append(record)
+
+        sheet = self.sheets[winner]
+        sheet["card_points"] += outcome["points"]
+        if outcome["beutelschneider"] is not None:
+            sheet["beutelschneider"] += outcome["beutelschneider"]
+            sheet["beutelschneider_cancelled"] = outcome["beutelschneider"] == 0
+        for bonus in outcome["bonuses"]:
+            sheet["bonuses"].append({k: bonus[k] for k in ("name", "label", "points")}
+                                    | {"trick": record["no"]})
+        sheet["hand_total"] = (sheet["card_points"] + sheet["beutelschneider"]
+                               + sum(b["points"] for b in sheet["bonuses"]))
+        sheet["total"] = self.scores[winner] + sheet["hand_total"]
+
+        events: list[dict[str, Any]] = [dict(p, type="power") for p in outcome["powers"]]
+        events.append({"type": "trick", **record})
+        self.trick = []
+        self.leader = winner
+        self.turn = winner
+        if last:
+            events.extend(self._end_deal())
+        return events
+
+    def _end_deal(self) -> list[dict[str, Any]]:
+        hand_totals = [sheet["hand_total"] for sheet in self.sheets]
+        self.scores = [self.scores[s] + hand_totals[s] for s in range(self.players)]
+        for s, sheet in enumerate(self.sheets):
+            sheet["total"] = self.scores[s]
+        result = {
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "hand_totals": hand_totals,
+            "totals": list(self.scores),
+        }
+        self.results.append(result)
+        self.last_deal = {
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "forehand": (self.dealer + 1) % self.players,
+            "set_aside": SET_ASIDE[self.players],  # how many, never which
+            "tricks": self.tricks,
+            "sheets": self.sheets,
+            "hand_totals": hand_totals,
+            "scores": list(self.scores),
+        }
+        events: list[dict[str, Any]] = [{
+            "type": "deal_end", "deal_no": self.deal_no, "sheets": self.sheets,
+            "hand_totals": hand_totals, "scores": list(self.scores),
+        }]
+        target = self.options["target"]
+        if max(self.scores) >= target:
+            best = max(self.scores)
+            top = [s for s in range(self.players) if self.scores[s] == best]
+            if len(top) == 1:
+                self.phase = "over"
+                self.turn = None
+                self.winners = top
+                events.append({"type": "match_end", "winners": top,
+                               "scores": list(self.scores)})
+                return events
+            events.append({"type": "tie", "seats": top, "total": best,
+                           "text": "a tie for the highest total: another hand is played"})
+        self._start_deal()
+        events.append({
+            "type": "deal", "deal_no": self.deal_no, "dealer": self.dealer,
+            "forehand": self.leader, "hand_counts": [len(h) for h in self.hands],
+            "set_aside": SET_ASIDE[self.players],
+        })
+        return events
+
+    # ----- views ---------------------------------------------------------------
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "game": self.name,
+            "seat": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "forehand": (self.dealer + 1) % self.players,
+            "trump": TRUMP,
+            "scores": list(self.scores),
+            "target": self.options["target"],
+            "turn": self.turn,
+            "leader": self.leader,
+            "trick": [dict(p) for p in self.trick],
+            "led_suit": self._led_suit(),
+            "last_trick": None,
+            "tricks_won": [sum(1 for t in self.tricks if t["winner"] == s)
+                           for s in range(self.players)],
+            "hand_counts": [len(h) for h in self.hands],
+            "set_aside": SET_ASIDE[self.players],
+            "sheets": self.sheets,
+            "winners": list(self.winners),
+            "results": self.results,
+        }
+        if self.tricks:
+            view["last_trick"] = self.tricks[-1]
+        if seat is not None:
+            view["hand"] = sort_hand(self.hands[seat])
+        if self.last_deal is not None:
+            view["last_deal"] = self.last_deal
+        return copy.deepcopy(view)  # a view shares nothing with the state

@@ -1,0 +1,631 @@
+"""Mauscheln (Maus, Vierblatt, Frische Vier): four cards, four tricks, chips and a pot.
+
+Rules: seed 002 and the Mauscheln section of RULINGS.md (the rulings win).
+
+A deal runs through these phases:
+
+- the dealer (a seat with chips) puts the stake, or what they have, into the pot;
+  every seat that had chips before the stake is in the deal and gets four cards,
+  two at a time one by one from forehand, with the trump card turned up between;
+- ``"bidding"``: from forehand each seat says ``mauschel`` or ``pass``; the first
+  ``mauschel`` makes the sneaker. Nobody: the deal is thrown in, the pot stays;
+- ``"joining"``: every other seat in the deal, from the sneaker's left, says
+  ``join`` or ``fold``. Nobody joins: the sneaker takes the whole pot;
+- ``"exchange"``: sneaker first, then clockwise over the joiners, each once
+  ``exchange:`` + discards (listed in the order of the hand as the view shows it,
+  i.e. exactly as in ``legal_actions``), drawing as many from the top of the stock;
+- ``"play"``: the sneaker leads four tricks. Follow suit; else trump; and beat the
+  trick's best card if a card allowed so far can;
+- settling with P = the pot before payments: P // 4 per trick won, then the
+  bêtes (joiner without a trick: P; sneaker with one trick: P, with none: 2P),
+  each paid as far as the player's chips reach.
+
+Between deals the engine deals on by itself. The match is over when fewer than two
+seats have chips, or when the host calls :meth:`MauschelnMatch.end_by_host`.
+
+Every chip movement of a deal is recorded as a transfer ``{"seat", "amount",
+"reason"}`` (reason ``stake``, ``trick``, ``bete`` or ``pot``; the pot's side is not
+listed) in the ``deal_end`` event and in ``view(...)["last_deal"]``, so the server can
+keep a ledger: per seat the transfers of all deals add up to chips minus start chips.
+The ``deal_end`` event also carries ``chips``, the balances at the end of that deal:
+the engine deals on inside the same ``apply``, so ``scores`` already show the next
+dealer's stake, which is listed among the next deal's transfers. Chips left in the
+pot when the game ends belong to nobody.
+
+The house rules of RULINGS.md (knock, quartets, Belli, Weli) are not implemented;
+the places they would hook into are the pack (:func:`pack_for`), the effective suit
+and rank of a card (:meth:`MauschelnMatch.suit`, :meth:`MauschelnMatch.rank_value`),
+the phase queue after the deal (:meth:`MauschelnMatch._open_bidding`) and the
+exchange, which already lets a hand of any size discard down to four cards.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any, ClassVar
+
+from app.games.base import Match, Option
+from app.games.cards import check_permutation, rank_of, suit_of
+from app.games.tricks import follow_suit, winning_index
+
+SUITS = ["S", "H", "D", "C"]
+RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]  # strongest first
+PACK_32 = [s + r for s in SUITS for r in RANKS[:8]]
+PACK_52 = [s + r for s in SUITS for r in RANKS]
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+HAND_SIZE = 4
+TRICKS_PER_DEAL = 4
+
+BIDS = ["mauschel", "pass"]
+ANSWERS = ["join", "fold"]
+
+
+def pack_for(seats: int) -> list[str]:
+    """The pack of a game with ``seats`` seats at its start: 32 cards for 3 to 5,
+    52 for 6 or 7. It stays the same when players drop out later."""
+    return list(PACK_52 if seats >= 6 else PACK_32)
+
+
+def card_label(card: str) -> str:
+    """``HK`` -> ``K♥``: how a player reads a card in a message."""
+    return rank_of(card) + SUIT_SYMBOLS[suit_of(card)]
+
+
+def deal_from_deck(deck: Sequence[str], order: Sequence[int], players: int
+                   ) -> tuple[list[list[str]], str, list[str]]:
+    """Deal a shuffled ``deck`` the way the dealer does it.
+
+    ``order`` lists the seats in the deal from forehand clockwise. Two rounds of one
+    card each, then the trump card is turned up, then two more rounds; the rest is
+    the stock, top first. Seats not in ``order`` get no cards.
+    """
+    k = len(order)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    position = 0
+    for round_no in range(HAND_SIZE):
+        if round_no == 2:
+            position += 1  # the trump card is turned up after two rounds
+        for seat in order:
+            hands[seat].append(deck[position])
+            position += 1
+    trump = deck[2 * k]
+    return hands, trump, list(deck[position:])
+
+
+def bete_due(pot_before: int, tricks: int, is_sneaker: bool) -> int:
+    """The bête a player in the deal owes after winning ``tricks`` tricks."""
+    if is_sneaker:
+        return 2 * pot_before if tricks == 0 else pot_before if tricks == 1 else 0
+    return pot_before if tricks == 0 else 0
+
+
+class MauschelnMatch(Match):
+    """A game of Mauscheln for 3 to 7 seats. ``scores`` are the chips per seat."""
+
+    name: ClassVar[str] = "mauscheln"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 7
+    options_spec: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "chips", "Starting chips", "int", 40, minimum=1, maximum=100_000,
+            help="Every player starts with this many chips.",
+        ),
+        Option(
+            "stake", "Stake", "int", 4, minimum=4, maximum=10_000, step=4,
+            help="What the dealer puts into the pot each deal (a multiple of 4).",
+        ),
+    )
+
+    dealer: int
+    pack: list[str]
+    start_chips: int
+    pot: int
+    in_deal: list[int]  # seats dealt in this deal (they had chips before the stake)
+    hands: list[list[str]]
+    trump_card: str
+    stock: list[str]  # top first
+    stake_paid: int
+    bids: list[str | None]  # "mauschel" / "pass" per seat
+    answers: list[str | None]  # "join" / "fold" per seat
+    sneaker: int | None
+    queue: list[int]  # who still has to speak in this phase; queue[0] is on turn
+    discards: list[list[str]]  # face down, known only to the seat itself
+    exchanged: list[int | None]  # how many cards each seat exchanged (public)
+    playing: list[int]  # sneaker and joiners, seat order
+    turn: int | None
+    leader: int | None
+    trick: list[list[Any]]  # [[seat, card], ...] in play order
+    tricks: list[dict[str, Any]]  # finished tricks of this deal
+    won: list[int]  # tricks won per seat in this deal
+    transfers: list[dict[str, Any]]  # chip movements of this deal
+    last_deal: dict[str, Any] | None
+
+    # ----- setup and dealing -----------------------------------------------
+    def setup(self) -> None:
+        self.pack = pack_for(self.players)
+        for index, entry in enumerate(self.stacked_deals):
+            self._check_deal(entry, range(self.players) if index == 0 else None)
+        self.start_chips = int(self.options["chips"])
+        self.scores = [self.start_chips] * self.players
+        self.pot = 0
+        self.last_deal = None
+        self.turn = None
+        self.leader = None
+        self._start_deal()
+
+    @property
+    def chips(self) -> list[int]:
+        """Chips per seat (the same list as ``scores``)."""
+        return self.scores
+
+    def _check_deal(self, entry: Any, seats_in: Any) -> None:
+        """Raise ValueError unless ``entry`` is a deal of this pack; with ``seats_in``
+        given, those seats must hold four cards and every other seat none."""
+        shape = ("a Mauscheln deal is {'hands': [[4 cards] or [] per seat], 'trump': card, "
+                 "'stock': [cards, top first]}")
+        if not isinstance(entry, dict) or set(entry) != {"hands", "trump", "stock"}:
+            raise ValueError(shape)
+        hands, trump, stock = entry["hands"], entry["trump"], entry["stock"]
+        if not isinstance(hands, list) or len(hands) != self.players:
+            raise ValueError(f"a Mauscheln deal lists a hand for each of the {self.players} seats")
+        if not isinstance(stock, list) or not isinstance(trump, str):
+            raise ValueError(shape)
+        for seat, hand in enumerate(hands):
+            if not isinstance(hand, list) or len(hand) not in (0, HAND_SIZE):
+                raise ValueError(f"seat {seat} must get four cards, or [] when out")
+        cards = [c for h in hands for c in h] + [trump] + stock
+        if any(not isinstance(c, str) for c in cards):
+            raise ValueError("cards are given as code strings such as 'HA'")
+        check_permutation(cards, self.pack)
+        if seats_in is not None:
+            wanted = set(seats_in)
+            for seat, hand in enumerate(hands):
+                if bool(hand) != (seat in wanted):
+                    raise ValueError(
+                        f"seat {seat} is {'in' if seat in wanted else 'out of'} this deal: "
+                        f"it must get {'four cards' if seat in wanted else '[]'}"
+                    )
+
+    def clockwise_from(self, start: int, seats: Sequence[int]) -> list[int]:
+        """``seats`` in clockwise order beginning at ``start`` (or the next after it)."""
+        return sorted(seats, key=lambda s: (s - start) % self.players)
+
+    def _next_dealer(self) -> int:
+        for step in range(1, self.players + 1):
+            seat = (self.dealer + step) % self.players
+            if self.scores[seat] > 0:
+                return seat
+        raise AssertionError("a new deal needs a seat with chips")
+
+    def _start_deal(self) -> dict[str, Any]:
+        dealer = self.dealer if self.deal_no == 0 else self._next_dealer()
+        # who plays is decided before the stake: a dealer's last chip still plays
+        in_deal = [s for s in range(self.players) if self.scores[s] > 0]
+        order = self.clockwise_from((dealer + 1) % self.players, in_deal)
+        self.deal_no += 1
+        stacked = self.next_stacked_deal()
+        if stacked is not None:
+            self._check_deal(stacked, in_deal)
+            hands = [list(h) for h in stacked["hands"]]
+            trump, stock = stacked["trump"], list(stacked["stock"])
+        else:
+            hands, trump, stock = deal_from_deck(self.shuffled(self.pack), order, self.players)
+        self.dealer = dealer
+        self.in_deal = in_deal
+        self.hands, self.trump_card, self.stock = hands, trump, stock
+        self.bids = [None] * self.players
+        self.answers = [None] * self.players
+        self.sneaker = None
+        self.discards = [[] for _ in range(self.players)]
+        self.exchanged = [None] * self.players
+        self.playing = []
+        self.trick = []
+        self.tricks = []
+        self.won = [0] * self.players
+        self.leader = None
+        self.transfers = []
+        self.stake_paid = min(int(self.options["stake"]), self.scores[dealer])
+        self._move(dealer, -self.stake_paid, "stake")
+        self._open_bidding(order)
+        return {
+            "type": "deal", "deal_no": self.deal_no, "dealer": dealer,
+            "forehand": order[0], "in_deal": list(in_deal), "trump_card": trump,
+            "stake": self.stake_paid, "pot": self.pot,
+        }
+
+    def _open_bidding(self, order: list[int]) -> None:
+        """After the deal: bidding from forehand. (Knock and quartets would come first.)"""
+        self._set_queue("bidding", order)
+
+    def _set_queue(self, phase: str, seats: list[int]) -> None:
+        self.phase = phase
+        self.queue = list(seats)
+        self.turn = self.queue[0] if self.queue else None
+
+    def _pop_queue(self) -> None:
+        self.queue.pop(0)
+        self.turn = self.queue[0] if self.queue else None
+
+    def _move(self, seat: int, amount: int, reason: str) -> None:
+        """Move ``amount`` chips from the pot to ``seat`` (negative: into the pot)."""
+        if amount == 0:
+            return
+        assert self.scores[seat] + amount >= 0 and self.pot - amount >= 0
+        self.scores[seat] += amount
+        self.pot -= amount
+        self.transfers.append({"seat": seat, "amount": amount, "reason": reason})
+
+    # ----- card order --------------------------------------------------------
+    @property
+    def trump(self) -> str:
+        """The trump suit of this deal."""
+        return suit_of(self.trump_card)
+
+    def suit(self, card: str) -> str:
+        """The suit a card counts as (Belli/Weli would make a card a trump here)."""
+        return suit_of(card)
+
+    def rank_value(self, card: str) -> int:
+        """Higher is stronger: Ace 13 ... 2 1."""
+        return len(RANKS) - RANKS.index(rank_of(card))
+
+    def is_trump(self, card: str) -> bool:
+        return self.suit(card) == self.trump
+
+    def strength(self, card: str, led_card: str) -> int:
+        """Strength in a trick led with ``led_card``: trumps above the led suit;
+        a card of another suit cannot win (-1)."""
+        if self.is_trump(card):
+            return 100 + self.rank_value(card)
+        if self.suit(card) == self.suit(led_card):
+            return 10 + self.rank_value(card)
+        return -1
+
+    def sort_hand(self, hand: Sequence[str]) -> list[str]:
+        """Trumps first, then spades, hearts, diamonds, clubs; strongest first."""
+
+        def key(card: str) -> tuple[int, int]:
+            group = 0 if self.is_trump(card) else 1 + SUITS.index(self.suit(card))
+            return (group, -self.rank_value(card))
+
+        return sorted(hand, key=key)
+
+    # ----- trick rules -------------------------------------------------------
+    def _best_play(self) -> list[Any]:
+        """The [seat, card] that currently wins the open trick."""
+        plays = [c for _, c in self.trick]
+        return self.trick[winning_index(plays, self.strength)]
+
+    def _allowed_before_beating(self, hand: Sequence[str]) -> list[str]:
+        """Rules one and two: follow suit if able, else trump if able, else anything."""
+        led_suit = self.suit(self.trick[0][1])
+        allowed = follow_suit(hand, led_suit, self.suit)
+        if not any(self.suit(c) == led_suit for c in hand):
+            trumps = [c for c in hand if self.is_trump(c)]
+            if trumps:
+                allowed = trumps
+        return allowed
+
+    def playable(self, seat: int) -> list[str]:
+        """The cards ``seat`` may play now, the three duties applied."""
+        hand = self.hands[seat]
+        if not self.trick:
+            return list(hand)
+        allowed = self._allowed_before_beating(hand)
+        led_card = self.trick[0][1]
+        best = self.strength(self._best_play()[1], led_card)
+        beaters = [c for c in allowed if self.strength(c, led_card) > best]
+        return beaters or allowed
+
+    def duty(self, seat: int) -> dict[str, Any]:
+        """What the seat on turn must do: ``beat`` the trick's best ``card``, ``follow``
+        the led ``suit``, play a ``trump``, or play anything (``free``)."""
+        if not self.trick:
+            return {"kind": "free", "card": None, "suit": None}
+        hand = self.hands[seat]
+        led_card = self.trick[0][1]
+        led_suit = self.suit(led_card)
+        best_card = self._best_play()[1]
+        best = self.strength(best_card, led_card)
+        can_beat = any(self.strength(c, led_card) > best for c in self.playable(seat))
+        if any(self.suit(c) == led_suit for c in hand):
+            kind = "beat" if can_beat else "follow"
+            return {"kind": kind, "card": best_card, "suit": led_suit}
+        if any(self.is_trump(c) for c in hand):
+            kind = "beat" if can_beat and self.is_trump(best_card) else "trump"
+            return {"kind": kind, "card": best_card, "suit": self.trump}
+        return {"kind": "free", "card": best_card, "suit": led_suit}
+
+    def _next_player(self, seat: int) -> int:
+        return self.clockwise_from((seat + 1) % self.players, self.playing)[0]
+
+    # ----- exchange ----------------------------------------------------------
+    def exchange_options(self, seat: int) -> list[str]:
+        """Every legal ``exchange:`` action: the discards in hand order, as many as
+        keep the hand at four cards without drawing more than the stock holds."""
+        hand = self.sort_hand(self.hands[seat])
+        surplus = len(hand) - HAND_SIZE
+        actions = []
+        for count in range(max(surplus, 0), len(hand) + 1):
+            if count - surplus > len(self.stock):
+                break
+            for chosen in combinations(hand, count):
+                actions.append("exchange:" + ",".join(chosen))
+        return actions
+
+    # ----- the Match hooks ---------------------------------------------------
+    def _to_act(self) -> set[int]:
+        return {self.turn} if self.turn is not None else set()
+
+    def _legal(self, seat: int) -> list[str]:
+        if seat != self.turn:
+            return []
+        if self.phase == "bidding":
+            return list(BIDS)
+        if self.phase == "joining":
+            return list(ANSWERS)
+        if self.phase == "exchange":
+            return self.exchange_options(seat)
+        if self.phase == "play":
+            return ["play:" + c for c in self.sort_hand(self.playable(seat))]
+        return []
+
+    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+        if self.phase == "bidding":
+            return self._bid(seat, action)
+        if self.phase == "joining":
+            return self._answer(seat, action)
+        if self.phase == "exchange":
+            return self._exchange(seat, action)
+        return self._play(seat, action.split(":", 1)[1])
+
+    def _bid(self, seat: int, bid: str) -> list[dict[str, Any]]:
+        self.bids[seat] = bid
+        events: list[dict[str, Any]] = [{"type": "bid", "seat": seat, "bid": bid}]
+        if bid == "mauschel":
+            self.sneaker = seat
+            others = [s for s in self.in_deal if s != seat]
+            self._set_queue("joining", self.clockwise_from((seat + 1) % self.players, others))
+            return events
+        self._pop_queue()
+        if not self.queue:
+            events.extend(self._end_deal("thrown_in"))
+        return events
+
+    def _answer(self, seat: int, answer: str) -> list[dict[str, Any]]:
+        self.answers[seat] = answer
+        events: list[dict[str, Any]] = [{"type": "answer", "seat": seat, "answer": answer}]
+        self._pop_queue()
+        if self.queue:
+            return events
+        assert self.sneaker is not None
+        joiners = [s for s in self.in_deal if self.answers[s] == "join"]
+        if not joiners:
+            events.extend(self._end_deal("all_folded"))
+            return events
+        self.playing = sorted([self.sneaker, *joiners])
+        self._set_queue("exchange", self.clockwise_from(self.sneaker, self.playing))
+        return events
+
+    def _exchange(self, seat: int, action: str) -> list[dict[str, Any]]:
+        body = action.split(":", 1)[1]
+        discards = body.split(",") if body else []
+        hand = self.hands[seat]
+        for card in discards:
+            hand.remove(card)
+        drawn = HAND_SIZE - len(hand)
+        hand.extend(self.stock[:drawn])
+        del self.stock[:drawn]
+        self.discards[seat].extend(discards)
+        self.exchanged[seat] = len(discards)
+        events: list[dict[str, Any]] = [{
+            "type": "exchange", "seat": seat, "discarded": len(discards), "drawn": drawn,
+            "stock": len(self.stock),
+        }]
+        self._pop_queue()
+        if not self.queue:
+            assert self.sneaker is not None
+            self.phase = "play"
+            self.leader = self.sneaker
+            self.turn = self.sneaker
+        return events
+
+    def _play(self, seat: int, card: str) -> list[dict[str, Any]]:
+        self.hands[seat].remove(card)
+        self.trick.append([seat, card])
+        events: list[dict[str, Any]] = [{"type": "play", "seat": seat, "card": card}]
+        if len(self.trick) < len(self.playing):
+            self.turn = self._next_player(seat)
+            return events
+        winner = self._best_play()[0]
+        self.won[winner] += 1
+        self.tricks.append({"leader": self.leader, "plays": self.trick, "winner": winner})
+        events.append({
+            "type": "trick", "winner": winner,
+            "plays": [{"seat": s, "card": c} for s, c in self.trick],
+        })
+        self.trick = []
+        self.leader = winner
+        self.turn = winner
+        if len(self.tricks) == TRICKS_PER_DEAL:
+            events.extend(self._end_deal("played"))
+        return events
+
+    # ----- settling ------------------------------------------------------------
+    def _end_deal(self, kind: str) -> list[dict[str, Any]]:
+        """Settle the deal (``played``, ``thrown_in``, ``all_folded`` or ``cancelled``),
+        record it, then deal on or end the game."""
+        pot_before = self.pot
+        trick_value = pot_before // 4
+        betes: list[dict[str, Any]] = []
+        if kind == "played":
+            assert self.sneaker is not None
+            for seat in self.playing:
+                self._move(seat, self.won[seat] * trick_value, "trick")
+            for seat in self.playing:
+                due = bete_due(pot_before, self.won[seat], seat == self.sneaker)
+                if due:
+                    paid = min(due, self.scores[seat])
+                    self._move(seat, -paid, "bete")
+                    betes.append({"seat": seat, "due": due, "paid": paid})
+        elif kind == "all_folded":
+            assert self.sneaker is not None
+            self._move(self.sneaker, self.pot, "pot")
+        elif kind == "cancelled":
+            # the host ended the game mid-deal: nothing of it counts, the stake goes back
+            self.scores[self.dealer] += self.stake_paid
+            self.pot -= self.stake_paid
+            self.transfers = []
+        self.last_deal = {
+            "deal_no": self.deal_no,
+            "kind": kind,
+            "dealer": self.dealer,
+            "in_deal": list(self.in_deal),
+            "trump_card": self.trump_card,
+            "sneaker": self.sneaker,
+            "bids": list(self.bids),
+            "answers": list(self.answers),
+            "playing": list(self.playing),
+            "exchanged": list(self.exchanged),
+            "tricks": [
+                {"leader": t["leader"], "winner": t["winner"],
+                 "plays": [{"seat": s, "card": c} for s, c in t["plays"]]}
+                for t in self.tricks
+            ],
+            "tricks_won": list(self.won),
+            "pot_before": pot_before,
+            "trick_value": trick_value if kind == "played" else None,
+            "betes": betes,
+            "transfers": [dict(t) for t in self.transfers],
+            "pot": self.pot,
+            "chips": list(self.scores),
+        }
+        self.phase = "settled"
+        self.turn = None
+        self.queue = []
+        events: list[dict[str, Any]] = [dict(copy.deepcopy(self.last_deal), type="deal_end")]
+        if kind == "cancelled" or sum(1 for c in self.scores if c > 0) < 2:
+            events.append(self._finish())
+        else:
+            events.append(self._start_deal())
+        return events
+
+    def _finish(self) -> dict[str, Any]:
+        self.phase = "over"
+        self.turn = None
+        self.queue = []
+        self.hands = [[] for _ in range(self.players)]
+        self.trick = []
+        best = max(self.scores)
+        self.winners = [s for s in range(self.players) if self.scores[s] == best]
+        return {"type": "match_end", "winners": list(self.winners), "chips": list(self.scores),
+                "pot": self.pot}
+
+    def end_by_host(self) -> list[dict[str, Any]]:
+        """The host ends the game now. The deal in progress is cancelled (its cards are
+        thrown in unseen, the dealer gets the stake back, nothing else is paid); the
+        match is over and the most chips win. Returns the events (``deal_end`` of the
+        cancelled deal, ``match_end``); [] if the match was already over."""
+        if self.is_over:
+            return []
+        return self._end_deal("cancelled")
+
+    # ----- messages ------------------------------------------------------------
+    def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
+        if seat != self.turn:
+            return "it is not your turn"
+        if self.phase == "bidding":
+            return "say 'mauschel' to play or 'pass'"
+        if self.phase == "joining":
+            return "say 'join' to play along or 'fold'"
+        if self.phase == "exchange":
+            return self._explain_exchange(seat, action)
+        if self.phase == "play" and action.startswith("play:"):
+            card = action[5:]
+            if card not in self.hands[seat]:
+                return f"you do not hold {card!r}"
+            duty = self.duty(seat)
+            if duty["kind"] == "beat":
+                return f"you must beat {card_label(duty['card'])}"
+            if duty["kind"] == "follow":
+                return f"you must follow suit: {SUIT_NAMES[duty['suit']]} were led"
+            if duty["kind"] == "trump":
+                return f"you must play a trump ({SUIT_NAMES[self.trump]})"
+        if self.phase == "play":
+            return "play a card, e.g. " + legal[0]
+        return super().explain_illegal(seat, action, legal)
+
+    def _explain_exchange(self, seat: int, action: str) -> str:
+        example = ("'exchange:' keeps all four cards; 'exchange:"
+                   + ",".join(self.sort_hand(self.hands[seat])[:2]) + "' discards two")
+        if not action.startswith("exchange:"):
+            return "exchange now: " + example
+        cards = action[9:].split(",") if action[9:] else []
+        for card in cards:
+            if card not in self.hands[seat]:
+                return f"you do not hold {card!r}"
+        if len(set(cards)) != len(cards):
+            return "name each card only once"
+        limit = len(self.stock) + len(self.hands[seat]) - HAND_SIZE
+        if len(cards) > limit:
+            return f"the stock holds only {len(self.stock)} cards: discard at most {limit}"
+        return "list the discards in the order of your hand: " + example
+
+    # ----- views ---------------------------------------------------------------
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "game": self.name,
+            "seat": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "forehand": self.clockwise_from((self.dealer + 1) % self.players, self.in_deal)[0],
+            "in_deal": list(self.in_deal),
+            "out": [s for s in range(self.players) if s not in self.in_deal],
+            "trump_card": self.trump_card,
+            "trump": self.trump,
+            "chips": list(self.scores),
+            "scores": list(self.scores),
+            "start_chips": self.start_chips,
+            "stake": self.options["stake"],
+            "stake_paid": self.stake_paid,
+            "pot": self.pot,
+            "trick_value": self.pot // 4,
+            "stock_count": len(self.stock),
+            "pack_size": len(self.pack),
+            "bids": list(self.bids),
+            "sneaker": self.sneaker,
+            "answers": list(self.answers),
+            "passed": [s for s in range(self.players) if self.bids[s] == "pass"],
+            "joined": [s for s in range(self.players) if self.answers[s] == "join"],
+            "folded": [s for s in range(self.players) if self.answers[s] == "fold"],
+            "playing": list(self.playing),
+            "exchanged": list(self.exchanged),
+            "turn": self.turn,
+            "leader": self.leader,
+            "trick": [{"seat": s, "card": c} for s, c in self.trick],
+            "last_trick": None,
+            "tricks_won": list(self.won),
+            "hand_counts": [len(h) for h in self.hands],
+            "duty": None,
+            "winners": list(self.winners),
+        }
+        if self.tricks and self.phase == "play":
+            last = self.tricks[-1]
+            view["last_trick"] = {
+                "leader": last["leader"], "winner": last["winner"],
+                "plays": [{"seat": s, "card": c} for s, c in last["plays"]],
+            }
+        if seat is not None:
+            view["hand"] = self.sort_hand(self.hands[seat])
+            view["discarded"] = list(self.discards[seat])
+            if self.phase == "play" and seat == self.turn:
+                view["duty"] = self.duty(seat)
+        if self.last_deal is not None:
+            view["last_deal"] = copy.deepcopy(self.last_deal)
+        return view
