@@ -102,6 +102,8 @@ class Match:
         self.players = self.check_players(players)
         self.options = self.check_options(players, options or {})
         self._rng = _make_rng(seed)
+        if deals is not None and not isinstance(deals, list):
+            raise ValueError("deals is a list with one entry per deal")
         self.stacked_deals = [copy.deepcopy(d) for d in (deals or [])]
         self.phase = "setup"
         self.scores = [0] * players
@@ -211,7 +213,8 @@ class Match:
         legal = self._legal(seat)
         if action not in legal:
             raise IllegalAction(self.explain_illegal(seat, action, legal))
-        return self._apply(seat, action)
+        # a copy: events and views must not alias the match state (or module constants)
+        return copy.deepcopy(self._apply(seat, action))
 
     def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
         """A readable reason why ``action`` is refused. Games refine this."""
@@ -224,7 +227,7 @@ class Match:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         if seat is not None:
             seat = self._check_seat(seat)
-        return self._view(seat)
+        return copy.deepcopy(self._view(seat))
 
     # ----- randomness and dealing ----------------------------------------
     @property

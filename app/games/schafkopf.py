@@ -103,6 +103,8 @@ class SchafkopfMatch(Match):
         hands = entry["hands"]
         if len(hands) != 4 or any(not isinstance(h, list) or len(h) != 8 for h in hands):
             raise ValueError("a Schafkopf deal has four hands of eight cards")
+        if any(not isinstance(c, str) for h in hands for c in h):
+            raise ValueError("a card is a code string such as 'EO'")
         check_permutation([c for h in hands for c in h], SCHAFKOPF_DECK)
 
     def _start_deal(self) -> None:
@@ -143,6 +145,8 @@ class SchafkopfMatch(Match):
             return "it is not your turn"
         if action.startswith("play:"):
             card = action[5:]
+            if len(card) > 8:
+                return "there is no such card"
             if card not in self.hands[seat]:
                 return f"you do not hold {card!r}"
             led = self._led_suit()

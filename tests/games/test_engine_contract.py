@@ -1,0 +1,332 @@
+"""The ENGINE.md contract, checked for every game registered in ``app.games.GAMES``.
+
+Nothing here knows a particular game: the parametrisation is read from the registry
+at collection time, so a newly registered engine is covered the moment it appears.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.games import GAMES, Match, new_match, restore
+from tests.games import contract
+
+GAME_NAMES = sorted(GAMES)
+SEATINGS = [(name, n) for name in GAME_NAMES
+            for n in range(GAMES[name].min_players, GAMES[name].max_players + 1)]
+SEATING_IDS = [f"{name}-{n}p" for name, n in SEATINGS]
+MAX_STEPS = 3_000
+GAMES_DIR = Path(__file__).resolve().parents[2] / "app" / "games"
+FORBIDDEN_IMPORTS = ("fastapi", "starlette", "sqlalchemy", "jinja2",
+                     "app.web", "app.rooms", "app.db", "app.bots")
+
+
+def quick_options(name: str) -> dict[str, Any]:
+    """Every whole-number option at its minimum: the shortest matches a room allows."""
+    return {o.name: o.minimum for o in GAMES[name].options
+            if o.kind == "int" and o.minimum is not None}
+
+
+def _plain(obj: Any, where: str) -> None:
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            assert isinstance(key, str), f"{where}: key {key!r} is not a string"
+            _plain(value, f"{where}.{key}")
+    elif isinstance(obj, list):
+        for i, item in enumerate(obj):
+            _plain(item, f"{where}[{i}]")
+    elif isinstance(obj, float):
+        assert math.isfinite(obj), f"{where}: {obj!r}"
+    else:
+        assert obj is None or isinstance(obj, str | int | bool), \
+            f"{where}: {type(obj).__name__} is not a JSON type"
+
+
+def assert_plain_json(obj: Any, where: str = "") -> None:
+    """Only JSON types: str keys, lists (no tuples or sets), finite numbers; so the
+    object survives JSON unchanged."""
+    _plain(obj, where)
+    assert json.loads(json.dumps(obj, allow_nan=False)) == obj, where
+
+
+def check_surface(m: Match, name: str) -> list[dict[str, Any]]:
+    """What must hold at any moment of any match; returns the views (spectator first)."""
+    views = [m.view(seat) for seat in [None, *range(m.players)]]
+    for seat, view in zip([None, *range(m.players)], views, strict=True):
+        assert isinstance(view, dict)
+        assert_plain_json(view, f"{name} view({seat})")
+    acting = m.to_act()
+    assert isinstance(acting, set) and acting <= set(range(m.players))
+    assert isinstance(m.phase, str) and m.phase
+    assert m.is_over == (m.phase == "over")
+    assert isinstance(m.scores, list) and len(m.scores) == m.players
+    for seat in range(m.players):
+        legal = m.legal_actions(seat)
+        assert isinstance(legal, list) and all(isinstance(a, str) for a in legal)
+        assert bool(legal) == (seat in acting), f"seat {seat}: legal {legal} vs to_act {acting}"
+    if m.is_over:
+        assert not acting
+        assert m.winners and set(m.winners) <= set(range(m.players))
+    else:
+        assert acting, "a running match always has someone to act"
+        assert m.winners == []
+    return views
+
+
+class Playout:
+    """A bounded random playout that checks the surface after every step."""
+
+    def __init__(self, m: Match, name: str, seed: int) -> None:
+        self.m, self.name, self.rng = m, name, random.Random(seed)
+        self.actions: set[str] = set()
+        self.saw_last_deal = False
+
+    def check(self) -> None:
+        m = self.m
+        views = check_surface(m, self.name)
+        has = [v.get("last_deal") is not None for v in views]
+        deal_ended = getattr(m, "deal_no", 0) > 1 or m.is_over or self.saw_last_deal
+        if deal_ended:
+            assert all(has), "last_deal is in every view once a deal has ended"
+        self.saw_last_deal = self.saw_last_deal or any(has)
+        for seat in range(m.players):
+            self.actions.update(m.legal_actions(seat))
+
+    def run(self, max_steps: int = MAX_STEPS) -> Match:
+        self.check()
+        for _ in range(max_steps):
+            if self.m.is_over:
+                break
+            seat, action = contract.random_step(self.m, self.rng)
+            events = self.m.apply(seat, action)
+            assert isinstance(events, list)
+            assert_plain_json(events, f"{self.name} events of {action}")
+            self.check()
+        return self.m
+
+
+def finished_match(name: str, tries: int = 8) -> Playout:
+    """A random match played to the end with the quickest options, or skip."""
+    info = GAMES[name]
+    for seed in range(tries):
+        players = info.min_players + seed % (info.max_players - info.min_players + 1)
+        play = Playout(new_match(name, players, quick_options(name), seed=seed), name, seed)
+        if play.run(max_steps=20_000).is_over:
+            return play
+    pytest.skip(f"no random {name} match ended within the bound")
+
+
+# ----- the registry ------------------------------------------------------------------
+def test_registry_holds_at_least_schafkopf() -> None:
+    assert "schafkopf" in GAMES
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_game_info_describes_the_game(name: str) -> None:
+    info = GAMES[name]
+    assert info.name == name
+    assert isinstance(info.title, str) and info.title.strip()
+    assert isinstance(info.min_players, int) and isinstance(info.max_players, int)
+    assert 1 <= info.min_players <= info.max_players
+    defaults = info.default_options
+    assert isinstance(defaults, dict)
+    assert_plain_json(defaults, f"{name} default_options")
+    assert set(defaults) == {o.name for o in info.options}
+    m = new_match(name, info.min_players, dict(defaults), seed=1)
+    for key, value in defaults.items():
+        assert m.options[key] == value
+
+
+# ----- new_match ---------------------------------------------------------------------
+@pytest.mark.parametrize("name,players", SEATINGS, ids=SEATING_IDS)
+def test_new_match_works_for_every_allowed_player_count(name: str, players: int) -> None:
+    m = new_match(name, players, seed=players)
+    assert m.players == players
+    assert not m.is_over and m.winners == []
+    check_surface(m, name)
+    assert_plain_json(m.snapshot(), f"{name} snapshot")
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_player_counts_outside_the_range_raise_value_error(name: str) -> None:
+    info = GAMES[name]
+    for players in (info.min_players - 1, info.max_players + 1, 0, -1, "4", 4.0, None, True):
+        with pytest.raises(ValueError):
+            new_match(name, players, seed=1)  # type: ignore[arg-type]
+
+
+def test_unknown_game_raises_value_error() -> None:
+    for name in ("skat", "", "Schafkopf", None):
+        with pytest.raises(ValueError):
+            new_match(name, 4)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        restore({"format": 1, "game": "skat", "rng": None, "state": {}})
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_unknown_or_malformed_options_raise_value_error(name: str) -> None:
+    info = GAMES[name]
+    bad: list[dict[str, Any]] = [{"no_such_option": 1}, {"dealer": info.max_players},
+                                 {"dealer": -1}, {"dealer": "0"}]
+    for o in info.options:
+        if o.kind == "int":
+            bad += [{o.name: "1"}, {o.name: True}, {o.name: 1.5}]
+            if o.minimum is not None:
+                bad.append({o.name: o.minimum - 1})
+            if o.maximum is not None:
+                bad.append({o.name: o.maximum + 1})
+        elif o.kind == "bool":
+            bad += [{o.name: 1}, {o.name: "true"}, {o.name: None}]
+    for options in bad:
+        with pytest.raises(ValueError):
+            new_match(name, info.min_players, options, seed=1)
+
+
+# ----- random playouts ---------------------------------------------------------------
+@pytest.mark.parametrize("name,players", SEATINGS, ids=SEATING_IDS)
+@pytest.mark.parametrize("quick", [False, True], ids=["default-options", "quick-options"])
+def test_random_playouts_never_crash_and_views_stay_json(
+        name: str, players: int, quick: bool) -> None:
+    options = quick_options(name) if quick else {}
+    m = new_match(name, players, options, seed=players)
+    play = Playout(m, name, seed=players)
+    play.run()
+    assert play.actions, "somebody could act at some point"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_finished_match_has_nobody_to_act_and_refuses_every_action(name: str) -> None:
+    play = finished_match(name)
+    m = play.m
+    assert m.phase == "over" and m.is_over
+    assert m.to_act() == set()
+    for seat in [None, *range(m.players)]:
+        assert m.view(seat).get("last_deal") is not None, "the last deal stays on the table"
+    for seat in range(m.players):
+        assert m.legal_actions(seat) == []
+        for action in sorted(play.actions)[:200]:
+            contract.assert_refused_unchanged(m, seat, action)
+    contract.check_illegal_and_malformed(m, random.Random(0))
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_last_deal_appears_once_a_deal_has_ended(name: str) -> None:
+    play = finished_match(name)  # checks every view after every step on the way
+    assert play.saw_last_deal, "a finished match has ended at least one deal"
+
+
+@pytest.mark.parametrize("name,players", SEATINGS, ids=SEATING_IDS)
+def test_illegal_and_malformed_actions_change_nothing(name: str, players: int) -> None:
+    m = new_match(name, players, seed=players)
+    rng = random.Random(players)
+    for _ in range(4):  # at the start and at three later points
+        contract.check_illegal_and_malformed(m, rng)
+        for _ in range(rng.randrange(5, 40)):
+            if m.is_over:
+                break
+            m.apply(*contract.random_step(m, rng))
+
+
+@pytest.mark.parametrize("name,players", SEATINGS, ids=SEATING_IDS)
+def test_snapshot_json_restore_continues_identically(name: str, players: int) -> None:
+    m = new_match(name, players, quick_options(name), seed=players)
+    rng = random.Random(players)
+    for stop in (0, 13, 50):
+        for _ in range(stop):
+            if m.is_over:
+                break
+            m.apply(*contract.random_step(m, rng))
+        contract.check_snapshot_roundtrip(m, stop, steps=150)
+
+
+@pytest.mark.parametrize("name,players", SEATINGS, ids=SEATING_IDS)
+def test_same_seed_and_same_actions_give_the_same_match(name: str, players: int) -> None:
+    a = new_match(name, players, seed=7)
+    b = new_match(name, players, seed=7)
+    assert contract.state_of(a) == contract.state_of(b)
+    rng = random.Random(7)
+    for _ in range(400):
+        if a.is_over:
+            break
+        seat, action = contract.random_step(a, rng)
+        assert a.apply(seat, action) == b.apply(seat, action)
+    for seat in [None, *range(players)]:
+        assert a.view(seat) == b.view(seat)
+    assert contract.state_of(a) == contract.state_of(b)
+
+
+def scramble(obj: Any) -> None:
+    """Empty every list and dict inside ``obj``, depth first."""
+    if isinstance(obj, dict):
+        for value in obj.values():
+            scramble(value)
+        obj.clear()
+    elif isinstance(obj, list):
+        for item in obj:
+            scramble(item)
+        obj.clear()
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_views_and_events_do_not_alias_the_match_state(name: str) -> None:
+    info = GAMES[name]
+    m = new_match(name, info.min_players, quick_options(name), seed=3)
+    rng = random.Random(3)
+    for _ in range(MAX_STEPS):
+        if m.is_over:
+            break
+        before = contract.state_of(m)
+        views = [m.view(seat) for seat in [None, *range(m.players)]]
+        kept = json.loads(json.dumps(views))
+        scramble(views)
+        assert contract.state_of(m) == before, "changing a view changed the match"
+        assert [m.view(seat) for seat in [None, *range(m.players)]] == kept
+        seat, action = contract.random_step(m, rng)
+        events = m.apply(seat, action)
+        after = contract.state_of(m)
+        scramble(events)
+        assert contract.state_of(m) == after, "changing an event changed the match"
+
+
+# ----- purity ---------------------------------------------------------------------------
+def imported_modules(path: Path) -> list[str]:
+    """Absolute names of every module ``path`` imports (relative imports resolved)."""
+    package = ["app", "games", *path.relative_to(GAMES_DIR).parts[:-1]]
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            names.append(module)
+            names += [f"{module}.{alias.name}" for alias in node.names]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute)
+              and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
+                  "__import__", "import_module")
+              and node.args and isinstance(node.args[0], ast.Constant)):
+            names.append(str(node.args[0].value))
+    return names
+
+
+ENGINE_FILES = sorted(GAMES_DIR.rglob("*.py"))
+
+
+def test_the_purity_check_sees_the_engine_files() -> None:
+    assert GAMES_DIR / "base.py" in ENGINE_FILES
+    assert "app.games.base.Match" in imported_modules(GAMES_DIR / "__init__.py")
+
+
+@pytest.mark.parametrize("path", ENGINE_FILES, ids=[p.name for p in ENGINE_FILES])
+def test_engines_import_no_web_database_room_or_bot_code(path: Path) -> None:
+    for module in imported_modules(path):
+        for banned in FORBIDDEN_IMPORTS:
+            assert module != banned and not module.startswith(banned + "."), \
+                f"{path.name} imports {module}"
