@@ -7,6 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import GameInfo, IllegalAction, Match, Option
+from app.games.beutelschneider import BeutelschneiderMatch
+from app.games.luegenbeutel import LuegenbeutelMatch
+from app.games.mauscheln import MauschelnMatch
 from app.games.schafkopf import SchafkopfMatch
 
 
@@ -28,6 +31,24 @@ GAMES: dict[str, GameInfo] = {
         "Schafkopf",
         "Two teams of two, no auction: the trump suit rotates deal by deal. "
         "First team to 11 units wins.",
+    ),
+    "beutelschneider": _info(
+        BeutelschneiderMatch,
+        "Beutelschneider",
+        "Tricks for gold coins with a blue trump court: the Assassin kills the Sovereign, "
+        "the Adventurer seduces the Countess, the Guard stops the Beutelschneider's -20.",
+    ),
+    "mauscheln": _info(
+        MauschelnMatch,
+        "Mauscheln",
+        "Four cards, four tricks, a pot of chips: say 'mauschel' to win two tricks, "
+        "join in or fold. Each trick takes a quarter of the pot; no trick costs a bête.",
+    ),
+    "luegenbeutel": _info(
+        LuegenbeutelMatch,
+        "Lügenbeutel",
+        "Lay cards face down, claim the required number and call the liar. "
+        "Empty your hand first; first to 500 points wins.",
     ),
 }
 

@@ -1,0 +1,545 @@
+"""Lügenbeutel, the bluffing game: lay cards face down, claim the required number,
+and call the liar.
+
+Rules: seed 003 and the Lügenbeutel section of RULINGS.md (the rulings win).
+112 cards: ``1``..``10`` seven of each, 26 Jokers ``J``, 8 Lügenbeutel ``L``,
+8 Aussetzen ``A``; ten cards each, the rest is the stock (``stock[0]`` is its top).
+
+How the rules map onto this pure engine (no clock, several seats may act at once):
+
+- Phases: ``"play"`` while a turn is due or in progress; ``"challenge"`` when a
+  player has emptied their hand and the others may only ``challenge`` or
+  ``accept``; ``"over"`` when the match is won.
+- A turn, taken by ``turn`` with the required ``number``: ``lay:<card>`` one or more
+  times and then ``end``; or ``skip:<card>`` (the whole turn, never the last card);
+  or ``pass`` (draw one), then optionally ``lay:<that card>``, then ``end``.
+- Challenge window: when a turn with at least one face-down card ends, it stays
+  *open* (``open_turn``) and ``to_act()`` holds the next player *and* every seat
+  other than the one who laid it. Any of them may ``challenge:<i>``
+  (``challenge:all`` with ``reveal_all``); one challenge settles the turn. The next
+  player's first own action (``lay``/``skip``/``pass``) closes the window instead:
+  the turn stands. In the ``"play"`` phase there is no ``accept``: silence is
+  acceptance. While the window is open, ``number`` and ``turn`` already show the
+  next turn as if the open one stands; a caught first card (or caught skip, or any
+  false card with ``reveal_all``) voids the turn and puts the seat left of the liar
+  up with the same number.
+- A turn that stands raises the number by one; after a standing 10 the discard
+  pile and the stock are shuffled into a new stock when its window closes (after
+  any challenge on it is settled, penalty draw included) and the next player is up
+  with 1.
+- Round end: a player whose hand is empty after their turn puts the table into
+  ``"challenge"``: each other seat once ``challenge:<i>`` (one challenge in all) or
+  ``accept``. All accept, or the challenge finds a true claim (the challenger draws
+  first), and the empty hand wins the round; a caught lie gives the cards back and
+  play goes on. The server applies ``accept`` for seats that stay silent.
+- Scoring: the round winner scores the cards left in the other hands (numbers face
+  value, ``A`` 20, ``J`` 30, ``L`` 40); the first to ``target`` wins the match.
+
+Everything public goes into events and views as counts; the only card identities
+that ever become public are the ones a challenge turns over.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from app.games.base import Match, Option
+from app.games.cards import check_permutation
+
+NUMBERS = [str(n) for n in range(1, 11)]
+JOKER = "J"
+LUEGENBEUTEL = "L"
+AUSSETZEN = "A"
+DECK = (
+    [n for n in NUMBERS for _ in range(7)]
+    + [JOKER] * 26
+    + [LUEGENBEUTEL] * 8
+    + [AUSSETZEN] * 8
+)
+HAND_SIZE = 10
+CARD_ORDER = [*NUMBERS, AUSSETZEN, JOKER, LUEGENBEUTEL]
+CARD_POINTS: dict[str, int] = {
+    **{n: int(n) for n in NUMBERS}, AUSSETZEN: 20, JOKER: 30, LUEGENBEUTEL: 40,
+}
+CARD_NAMES = {AUSSETZEN: "Aussetzen", JOKER: "Joker", LUEGENBEUTEL: "Lügenbeutel"}
+
+
+def sort_hand(hand: list[str]) -> list[str]:
+    """Numbers ascending, then Aussetzen, Joker, Lügenbeutel."""
+    return sorted(hand, key=CARD_ORDER.index)
+
+
+def is_true(card: str, claim: str) -> bool:
+    """A claim (a number, or ``A`` for a skip) is true for that card or a Joker;
+    a Lügenbeutel card is never true."""
+    return card in (JOKER, claim)
+
+
+def hand_points(hand: list[str]) -> int:
+    return sum(CARD_POINTS[c] for c in hand)
+
+
+def card_name(card: str) -> str:
+    return CARD_NAMES.get(card, card)
+
+
+def shuffled_deal(players: int, shuffle: Callable[[list[str]], list[str]],
+                  lb_card: bool = False) -> dict[str, Any]:
+    """Deal ten cards each from a deck put in order by ``shuffle``; with ``lb_card``
+    nine shuffled cards plus one Lügenbeutel each. The rest is the stock, top first."""
+    if lb_card:
+        rest = list(DECK)
+        for _ in range(players):
+            rest.remove(LUEGENBEUTEL)
+        deck = shuffle(rest)
+        size = HAND_SIZE - 1
+        hands = [deck[i * size:(i + 1) * size] + [LUEGENBEUTEL] for i in range(players)]
+        return {"hands": hands, "stock": deck[players * size:]}
+    deck = shuffle(list(DECK))
+    hands = [deck[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(players)]
+    return {"hands": hands, "stock": deck[players * HAND_SIZE:]}
+
+
+class LuegenbeutelMatch(Match):
+    name: ClassVar[str] = "luegenbeutel"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    options_spec: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "target", "Points to win", "int", 500, minimum=1, maximum=10_000,
+            help="The first player to reach this many points at the end of a round wins.",
+        ),
+        Option(
+            "lb_card", "Everyone holds a Lügenbeutel", "bool", False,
+            help="Nine cards plus one Lügenbeutel card each: everybody will have to lie.",
+        ),
+        Option(
+            "reveal_all", "Challenge turns over the whole turn", "bool", False,
+            help="A challenge reveals every card of the turn; one false card catches it.",
+        ),
+        Option(
+            "challenge_ms", "Challenge time (ms)", "int", 2500, minimum=0, maximum=30_000,
+            help="How long everyone may call 'Lügenbeutel' before the next move counts.",
+        ),
+    )
+
+    dealer: int
+    hands: list[list[str]]
+    stock: list[str]  # top first
+    discard: list[str]  # cards of turns that stood and are no longer open to challenge
+    number: int  # required number of the turn due or in progress
+    turn: int | None  # seat whose turn is due or in progress; None in "challenge"
+    laid: list[str]  # cards laid so far in the turn in progress
+    passed: bool  # the turn in progress began with a pass
+    drawn: str | None  # the card drawn by that pass (None: nothing to draw)
+    open_turn: dict[str, Any] | None  # the ended turn still open to challenge
+    accepted: list[int]  # seats that accepted the emptied hand ("challenge" phase)
+    last_turn: dict[str, Any] | None  # public summary of the latest ended turn
+    last_challenge: dict[str, Any] | None  # public result of the latest challenge
+    dice: list[int]  # stacked die results still to come this round
+    results: list[dict[str, Any]]  # one score sheet per finished round
+    last_deal: dict[str, Any] | None
+
+    # ----- setup and dealing -------------------------------------------------
+    def setup(self) -> None:
+        for entry in self.stacked_deals:
+            self._check_deal(entry)
+        self.results = []
+        self.last_deal = None
+        self._start_round()
+
+    def _check_deal(self, entry: Any) -> None:
+        shape = ("a Lügenbeutel deal is "
+                 "{'hands': [[10 cards] per seat], 'stock': [...], 'dice': [...]}")
+        if not isinstance(entry, dict) or not isinstance(entry.get("hands"), list):
+            raise ValueError(shape)
+        unknown = set(entry) - {"hands", "stock", "dice"}
+        if unknown:
+            raise ValueError(f"unknown keys in a Lügenbeutel deal: {sorted(unknown)}")
+        hands, stock = entry["hands"], entry.get("stock")
+        if not isinstance(stock, list):
+            raise ValueError(shape)
+        if len(hands) != self.players:
+            raise ValueError(f"a Lügenbeutel deal has one hand per seat ({self.players})")
+        for hand in hands:
+            if not isinstance(hand, list) or len(hand) != HAND_SIZE:
+                raise ValueError(f"every hand of a Lügenbeutel deal has {HAND_SIZE} cards")
+            if self.options["lb_card"] and LUEGENBEUTEL not in hand:
+                raise ValueError("with the Lügenbeutel variant every hand holds an 'L'")
+        cards = [c for h in hands for c in h] + list(stock)
+        if any(not isinstance(c, str) for c in cards):
+            raise ValueError("cards are code strings such as '7', 'J', 'L', 'A'")
+        check_permutation(cards, DECK)
+        dice = entry.get("dice", [])
+        if not isinstance(dice, list) or any(
+            isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice
+        ):
+            raise ValueError("the dice of a deal are whole numbers 1 to 6")
+
+    def _start_round(self) -> None:
+        self.deal_no += 1
+        if self.deal_no > 1:
+            self.dealer = (self.dealer + 1) % self.players
+        stacked = self.next_stacked_deal()
+        if stacked is not None:
+            self.hands = [list(h) for h in stacked["hands"]]
+            self.stock = list(stacked["stock"])
+            self.dice = list(stacked.get("dice", []))
+        else:
+            self._deal_shuffled()
+            self.dice = []
+        self.discard = []
+        self.open_turn = None
+        self.accepted = []
+        self.last_turn = None
+        self.last_challenge = None
+        self.phase = "play"
+        self._start_turn((self.dealer + 1) % self.players, 1)
+
+    def _deal_shuffled(self) -> None:
+        deal = shuffled_deal(self.players, self.shuffled, self.options["lb_card"])
+        self.hands, self.stock = deal["hands"], deal["stock"]
+
+    def _start_turn(self, seat: int, number: int) -> None:
+        self.turn = seat
+        self.number = number
+        self.laid = []
+        self.passed = False
+        self.drawn = None
+
+    # ----- chance ----------------------------------------------------------------
+    def _roll(self) -> int:
+        """The revenge die: the stacked results of this round first, then the RNG."""
+        if self.dice:
+            return self.dice.pop(0)
+        return self.roll_die()
+
+    def _draw(self, seat: int, count: int) -> tuple[list[str], list[dict[str, Any]]]:
+        """Draw up to ``count`` cards into ``seat``'s hand, refilling an empty stock
+        from the discard pile (the open turn is never in it)."""
+        drawn: list[str] = []
+        events: list[dict[str, Any]] = []
+        for _ in range(count):
+            if not self.stock and self.discard:
+                self.stock = self.shuffled(self.discard)
+                self.discard = []
+                events.append({"type": "refill", "stock": len(self.stock)})
+            if not self.stock:
+                break
+            drawn.append(self.stock.pop(0))
+        self.hands[seat].extend(drawn)
+        return drawn, events
+
+    def _reshuffle(self) -> dict[str, Any]:
+        self.stock = self.shuffled(self.stock + self.discard)
+        self.discard = []
+        return {"type": "reshuffle", "stock": len(self.stock)}
+
+    # ----- who may do what -----------------------------------------------------
+    def _others(self, seat: int) -> list[int]:
+        return [s for s in range(self.players) if s != seat]
+
+    def _challengers(self) -> list[int]:
+        """Seats that may challenge the open turn now."""
+        if self.open_turn is None:
+            return []
+        others = self._others(self.open_turn["seat"])
+        if self.phase == "challenge":
+            return [s for s in others if s not in self.accepted]
+        return others
+
+    def _challenge_actions(self) -> list[str]:
+        assert self.open_turn is not None
+        if self.options["reveal_all"]:
+            return ["challenge:all"]
+        return [f"challenge:{i}" for i in range(1, len(self.open_turn["cards"]) + 1)]
+
+    def _turn_actions(self, seat: int) -> list[str]:
+        hand = self.hands[seat]
+        distinct = sort_hand(list(Counter(hand)))
+        if self.passed:
+            if not self.laid and self.drawn is not None and self.drawn in hand:
+                return ["lay:" + self.drawn, "end"]
+            return ["end"]
+        if self.laid:
+            return ["lay:" + c for c in distinct] + ["end"]
+        actions = ["lay:" + c for c in distinct]
+        if len(hand) >= 2:
+            actions += ["skip:" + c for c in distinct]
+        return actions + ["pass"]
+
+    def _to_act(self) -> set[int]:
+        seats = set(self._challengers())
+        if self.phase == "play" and self.turn is not None:
+            seats.add(self.turn)
+        return seats
+
+    def _legal(self, seat: int) -> list[str]:
+        actions: list[str] = []
+        if self.phase == "play" and seat == self.turn:
+            actions += self._turn_actions(seat)
+        if seat in self._challengers():
+            actions += self._challenge_actions()
+            if self.phase == "challenge":
+                actions.append("accept")
+        return actions
+
+    def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
+        kind, _, arg = action.partition(":")
+        if kind == "challenge":
+            if self.open_turn is None:
+                return "there is no turn open to challenge"
+            if seat == self.open_turn["seat"]:
+                return "you cannot challenge your own turn"
+            if seat not in self._challengers():
+                return "you already accepted"
+            if self.options["reveal_all"]:
+                return "in this room a challenge turns over the whole turn: 'challenge:all'"
+            return f"choose a card from 1 to {len(self.open_turn['cards'])}"
+        if kind == "accept":
+            if self.phase != "challenge":
+                return "there is nothing to accept: just play on"
+            return "you cannot accept now"
+        if kind in ("lay", "skip") or action in ("pass", "end"):
+            if self.phase != "play" or seat != self.turn:
+                return "it is not your turn"
+            hand = self.hands[seat]
+            if kind in ("lay", "skip") and arg not in hand:
+                return f"you do not hold {arg!r}"
+            if self.passed and kind == "lay":
+                return "after passing you may lay only the card you drew, and only once"
+            if self.passed and kind in ("skip", "pass"):
+                return "you have passed already: lay the drawn card or end"
+            if kind == "skip" and self.laid:
+                return "Aussetzen must be the only card of a turn"
+            if kind == "skip":
+                return "Aussetzen may not be your last card"
+            if kind == "pass" and self.laid:
+                return "you have laid cards already: lay more or end"
+            if kind == "end":
+                return "lay a card, skip or pass first"
+        return super().explain_illegal(seat, action, legal)
+
+    # ----- applying ----------------------------------------------------------------
+    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+        kind, _, arg = action.partition(":")
+        if kind == "challenge":
+            return self._challenge(seat, arg)
+        if kind == "accept":
+            return self._accept(seat)
+        events: list[dict[str, Any]] = []
+        if self.open_turn is not None:
+            # the next player acts: the window closes and the open turn stands
+            events += self._close_window()
+        if kind == "lay":
+            self.hands[seat].remove(arg)
+            self.laid.append(arg)
+            events.append({"type": "lay", "seat": seat, "number": self.number,
+                           "position": len(self.laid)})
+        elif kind == "skip":
+            self.hands[seat].remove(arg)
+            events.append({"type": "skip", "seat": seat, "number": self.number})
+            events += self._end_turn("skip", [arg])
+        elif kind == "pass":
+            self.passed = True
+            drawn, draw_events = self._draw(seat, 1)
+            self.drawn = drawn[0] if drawn else None
+            events += draw_events
+            events.append({"type": "pass", "seat": seat, "number": self.number,
+                           "drew": len(drawn)})
+        else:  # end
+            events += self._end_turn("pass" if self.passed else "lay", self.laid)
+        return events
+
+    def _close_window(self, reshuffle: bool = True) -> list[dict[str, Any]]:
+        """The open turn stands unchallenged: its cards join the discard pile (and a
+        standing 10 brings the reshuffle, unless the round is over anyway)."""
+        assert self.open_turn is not None
+        ot, self.open_turn = self.open_turn, None
+        self.discard.extend(ot["cards"])
+        if self.last_turn is not None:
+            self.last_turn["open"] = False
+        events: list[dict[str, Any]] = [{"type": "stands", "seat": ot["seat"],
+                                         "count": len(ot["cards"])}]
+        if reshuffle and ot["number"] == 10:
+            events.append(self._reshuffle())
+        return events
+
+    def _end_turn(self, kind: str, cards: list[str]) -> list[dict[str, Any]]:
+        seat, number = self.turn, self.number
+        assert seat is not None
+        step = 2 if kind == "skip" else 1
+        nxt = (seat + step) % self.players
+        next_number = 1 if number == 10 else number + 1
+        claim = AUSSETZEN if kind == "skip" else str(number)
+        self.last_turn = {"seat": seat, "kind": kind, "number": number, "claim": claim,
+                          "count": len(cards), "open": bool(cards), "void": False}
+        events: list[dict[str, Any]] = [{"type": "end", "seat": seat, "kind": kind,
+                                         "number": number, "count": len(cards),
+                                         "cards_left": len(self.hands[seat])}]
+        if not cards:  # a pass without a card: nothing to challenge, it stands
+            if number == 10:
+                events.append(self._reshuffle())
+            self._start_turn(nxt, next_number)
+            return events
+        self.open_turn = {"seat": seat, "kind": kind, "number": number, "claim": claim,
+                          "cards": list(cards), "next": nxt}
+        if not self.hands[seat]:
+            self.phase = "challenge"
+            self.accepted = []
+            self.turn = None
+            self.number = next_number
+            self.laid, self.passed, self.drawn = [], False, None
+            events.append({"type": "last_card", "seat": seat})
+        else:
+            self._start_turn(nxt, next_number)
+        return events
+
+    def _challenge(self, challenger: int, arg: str) -> list[dict[str, Any]]:
+        assert self.open_turn is not None
+        ot, self.open_turn = self.open_turn, None
+        liar, cards, claim = ot["seat"], ot["cards"], ot["claim"]
+        if arg == "all":
+            position: int | str = "all"
+            revealed = list(cards)
+            caught = any(not is_true(c, claim) for c in cards)
+            first = 0
+        else:
+            position = int(arg)
+            revealed = [cards[position - 1]]
+            caught = not is_true(revealed[0], claim)
+            first = position - 1
+        void = caught and first == 0
+        if caught:
+            back, stays = cards[first:], cards[:first]
+            self.hands[liar].extend(back)
+            penalized = liar
+        else:
+            back, stays = [], cards
+            penalized = challenger
+        self.discard.extend(stays)
+        die = self._roll()
+        drawn, draw_events = self._draw(penalized, die)
+        self.last_challenge = {
+            "challenger": challenger, "accused": liar, "position": position,
+            "claim": claim, "revealed": revealed, "caught": caught, "took_back": len(back),
+            "die": die, "penalized": penalized, "drew": len(drawn), "void": void,
+        }
+        if self.last_turn is not None:
+            self.last_turn.update(count=len(stays), open=False, void=void)
+        events: list[dict[str, Any]] = [
+            dict(self.last_challenge, type="challenge"),
+            {"type": "die", "seat": penalized, "die": die},
+            *draw_events,
+            {"type": "draw", "seat": penalized, "count": len(drawn)},
+        ]
+        round_end = self.phase == "challenge"
+        if round_end and not caught:
+            return events + self._end_round(liar)
+        if round_end:
+            self.phase = "play"
+            self.accepted = []
+        if void:
+            # the whole turn is void: the seat left of the liar, same number
+            self._start_turn((liar + 1) % self.players, ot["number"])
+            return events
+        if ot["number"] == 10:
+            events.append(self._reshuffle())
+        if round_end:
+            self._start_turn(ot["next"], self.number)
+        return events
+
+    def _accept(self, seat: int) -> list[dict[str, Any]]:
+        assert self.open_turn is not None
+        self.accepted.append(seat)
+        events: list[dict[str, Any]] = [{"type": "accept", "seat": seat}]
+        if self._challengers():
+            return events
+        winner = self.open_turn["seat"]
+        events += self._close_window(reshuffle=False)
+        return events + self._end_round(winner)
+
+    def _end_round(self, winner: int) -> list[dict[str, Any]]:
+        left = [0 if s == winner else hand_points(self.hands[s]) for s in range(self.players)]
+        won = sum(left)
+        self.scores[winner] += won
+        gained = [won if s == winner else 0 for s in range(self.players)]
+        result = {
+            "round": self.deal_no,
+            "dealer": self.dealer,
+            "winner": winner,
+            "cards_left": [len(h) for h in self.hands],
+            "hand_points": left,
+            "points": gained,
+            "scores": list(self.scores),
+        }
+        self.results.append(result)
+        self.last_deal = dict(result, last_turn=self.last_turn,
+                              last_challenge=self.last_challenge)
+        events: list[dict[str, Any]] = [dict(result, type="round_end")]
+        self.open_turn = None
+        self.accepted = []
+        if self.scores[winner] >= self.options["target"]:
+            self.phase = "over"
+            self.turn = None
+            self.winners = [winner]
+            events.append({"type": "match_end", "winners": list(self.winners),
+                           "scores": list(self.scores)})
+        else:
+            self._start_round()
+            events.append({"type": "round", "round": self.deal_no, "dealer": self.dealer,
+                           "turn": self.turn, "number": self.number})
+        return events
+
+    # ----- views -------------------------------------------------------------------
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        challengers = self._challengers()
+        stack = None
+        if self.last_turn is not None:
+            stack = dict(self.last_turn)
+            stack["challengeable"] = (
+                list(range(1, len(self.open_turn["cards"]) + 1))
+                if self.open_turn is not None else []
+            )
+        view: dict[str, Any] = {
+            "game": self.name,
+            "seat": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "round": self.deal_no,
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "forehand": (self.dealer + 1) % self.players,
+            "number": self.number,
+            "turn": self.turn,
+            "laid": len(self.laid),
+            "passed": self.passed,
+            "stack": stack,
+            "challenge": {
+                "open": self.open_turn is not None,
+                "by": challengers,
+                "accused": self.open_turn["seat"] if self.open_turn is not None else None,
+                "reveal_all": self.options["reveal_all"],
+            },
+            "accepted": list(self.accepted),
+            "last_challenge": self.last_challenge,
+            "die": self.last_challenge["die"] if self.last_challenge is not None else None,
+            "hand_counts": [len(h) for h in self.hands],
+            "stock_count": len(self.stock),
+            "discard_count": len(self.discard),
+            "scores": list(self.scores),
+            "target": self.options["target"],
+            "lb_card": self.options["lb_card"],
+            "reveal_all": self.options["reveal_all"],
+            "challenge_ms": self.options["challenge_ms"],
+            "winners": list(self.winners),
+            "results": list(self.results),
+        }
+        if seat is not None:
+            view["hand"] = sort_hand(self.hands[seat])
+            view["drawn"] = self.drawn if self.turn == seat and self.passed else None
+        if self.last_deal is not None:
+            view["last_deal"] = self.last_deal
+        return view
