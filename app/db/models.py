@@ -69,3 +69,19 @@ class DealResultRow(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     match: Mapped[MatchRow] = relationship(back_populates="deals")
+
+
+class LedgerRow(Base):
+    """One chip transfer (Mauscheln). A seat's balance is the sum of its rows; the
+    starting chips are rows of deal 0 with reason ``start``."""
+
+    __tablename__ = "chip_ledger"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    deal_no: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    amount: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from app.db.models import DealResultRow, MatchRow, SeatRow
+from app.db.models import DealResultRow, LedgerRow, MatchRow, SeatRow
 
 
 def token_hash(token: str) -> str:
@@ -83,10 +83,75 @@ def mark_started(session: Session, *, match_id: str) -> None:
     row.started_at = now()
 
 
+class LedgerMismatch(Exception):
+    """Balances and pot would not add up: nothing is written."""
+
+
+@dataclass(frozen=True)
+class ChipTransfer:
+    deal_no: int
+    seat: int
+    amount: int
+    reason: str
+
+
+def record_start_chips(session: Session, *, match_id: str, chips: list[int]) -> None:
+    """The opening balances: one ``start`` row per seat (deal 0)."""
+    stamp = now()
+    for seat, amount in enumerate(chips):
+        session.add(LedgerRow(match_id=match_id, deal_no=0, seat=seat, amount=amount,
+                              reason="start", created_at=stamp))
+
+
+def balances(session: Session, *, match_id: str, players: int) -> list[int]:
+    """Each seat's balance: the sum of its ledger rows."""
+    rows = session.execute(
+        select(LedgerRow.seat, func.sum(LedgerRow.amount))
+        .where(LedgerRow.match_id == match_id).group_by(LedgerRow.seat)
+    ).all()
+    out = [0] * players
+    for seat, total in rows:
+        out[seat] = int(total)
+    return out
+
+
+def ledger(session: Session, *, match_id: str) -> list[ChipTransfer]:
+    rows = session.scalars(
+        select(LedgerRow).where(LedgerRow.match_id == match_id)
+        .order_by(LedgerRow.deal_no, LedgerRow.id)
+    )
+    return [ChipTransfer(r.deal_no, r.seat, r.amount, r.reason) for r in rows]
+
+
 def record_deal(session: Session, *, match_id: str, deal_no: int, result: dict[str, Any],
-                scores_after: list[int]) -> None:
+                scores_after: list[int], transfers: list[dict[str, Any]] | None = None,
+                chips_after: list[int] | None = None, pot_after: int | None = None,
+                chips_total: int | None = None) -> None:
+    """Store a finished deal; with ``transfers`` also its chip ledger rows, in the same
+    transaction, after checking that the ledger balances equal ``chips_after`` and that
+    players plus pot still hold ``chips_total``. Raises LedgerMismatch otherwise."""
     session.add(DealResultRow(match_id=match_id, deal_no=deal_no, result=result,
                               scores_after=scores_after, finished_at=now()))
+    if transfers is None:
+        return
+    assert chips_after is not None and pot_after is not None and chips_total is not None
+    players = len(chips_after)
+    expected = balances(session, match_id=match_id, players=players)
+    stamp = now()
+    for t in transfers:
+        seat, amount = int(t["seat"]), int(t["amount"])
+        if not 0 <= seat < players:
+            raise LedgerMismatch(f"transfer for seat {seat} of {players}")
+        expected[seat] += amount
+        session.add(LedgerRow(match_id=match_id, deal_no=deal_no, seat=seat, amount=amount,
+                              reason=str(t["reason"]), created_at=stamp))
+    if expected != list(chips_after):
+        raise LedgerMismatch(f"ledger balances {expected} differ from chips {chips_after}")
+    if sum(chips_after) + pot_after != chips_total:
+        raise LedgerMismatch(
+            f"chips {sum(chips_after)} + pot {pot_after} != starting total {chips_total}")
+    if min(chips_after) < 0:
+        raise LedgerMismatch(f"a negative balance in {chips_after}")
 
 
 def finish_match(session: Session, *, match_id: str, final_scores: list[int],

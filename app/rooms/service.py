@@ -17,7 +17,7 @@ from typing import Any
 from app.bots import BOT_NAMES, choose_action
 from app.config import get_settings
 from app.db import Database, repo
-from app.games import GAMES, IllegalAction, new_match
+from app.games import GAMES, IllegalAction, Match, new_match
 from app.rooms.errors import BadRequest, Forbidden, Illegal, NotFound, Stale, Unauthorized
 from app.rooms.room import Room, Seat
 
@@ -39,6 +39,11 @@ def clean_name(raw: Any) -> str:
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise BadRequest("A name cannot contain control characters.")
     return name
+
+
+def uses_chips(match: Match) -> bool:
+    """Games played for chips keep a ledger (Mauscheln)."""
+    return "chips" in match.options and hasattr(match, "pot")
 
 
 def new_room_id() -> str:
@@ -143,9 +148,27 @@ class RoomService:
                     f"Waiting for {len(room.free_seats)} more player(s) before the start.")
             room.match = new_match(room.game, room.players, room.options, seed=room.seed)
             await self.db.run(repo.mark_started, match_id=room.id)
+            if uses_chips(room.match):
+                await self.db.run(repo.record_start_chips, match_id=room.id,
+                                  chips=[room.match.options["chips"]] * room.players)
             room.changed()
         log.info("room started game=%s", room.game)
         self.wake_bots(room)
+
+    async def end_match(self, room_id: str, host_token: str | None) -> None:
+        """The host ends a game that has no natural end (Mauscheln)."""
+        room = self.get(room_id)
+        self._check_host(room, host_token, "end the game")
+        async with room.lock:
+            match = room.match
+            end = getattr(match, "end_by_host", None)
+            if match is None or match.is_over:
+                raise BadRequest("There is no game running to end.")
+            if end is None:
+                raise BadRequest("This game ends by itself; the host cannot end it early.")
+            events = end()
+            await self._persist(room, events)
+            room.changed()
 
     async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
         room = self.get(room_id)
@@ -216,11 +239,27 @@ class RoomService:
         match = room.match
         assert match is not None
         for event in events:
-            if event.get("type") == "deal_end":
+            if event.get("type") in ("deal_end", "round_end"):
                 result = {k: v for k, v in event.items() if k != "type"}
-                await self.db.run(repo.record_deal, match_id=room.id,
-                                  deal_no=int(event.get("deal_no", match.deal_no)),
-                                  result=result, scores_after=list(match.scores))
+                chips: dict[str, Any] = {}
+                if uses_chips(match):
+                    chips = dict(transfers=event["transfers"], chips_after=event["chips"],
+                                 pot_after=event["pot"],
+                                 chips_total=match.options["chips"] * room.players)
+                try:
+                    await self.db.run(
+                        repo.record_deal, match_id=room.id,
+                        deal_no=int(event.get("deal_no") or event.get("round")
+                                    or match.deal_no),
+                        result=result,
+                        scores_after=list(event.get("chips") or event.get("totals")
+                                          or event.get("scores") or match.scores),
+                        **chips)
+                except repo.LedgerMismatch as exc:
+                    log.error("room %s stopped: %s", room.id, exc)
+                    room.error = ("The chip balances did not add up, so this table was "
+                                  "stopped before writing anything wrong.")
+                    return
         if match.is_over:
             await self.db.run(repo.finish_match, match_id=room.id,
                               final_scores=list(match.scores), winners=list(match.winners))

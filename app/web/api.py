@@ -130,6 +130,14 @@ async def add_bot(room_id: str, request: Request, service: Service) -> Joined:
     return Joined(seat=seat, token="")
 
 
+@router.post("/rooms/{room_id}/end", response_model=TableState, responses=ERRORS)
+async def end_room(room_id: str, request: Request, service: Service) -> TableState:
+    """End a game that has no natural end, such as Mauscheln (host only): the deal in
+    progress is called off and the most chips win."""
+    await service.end_match(room_id, bearer_token(request))
+    return TableState(**service.state_for(service.get(room_id), None))
+
+
 @router.get("/rooms/{room_id}/view", response_model=TableState, responses=ERRORS)
 async def room_view(room_id: str, request: Request, service: Service) -> TableState:
     """The view of the seat whose token is given, or the spectator view without one."""

@@ -17,6 +17,7 @@ class Face:
     suit: str  # a symbol id in static/img/suits.svg, or "" for none
     colour: str  # css class
     title: str  # readable name (tooltip and screen readers)
+    center: str = ""  # big text in the middle when there is no suit picture
 
 
 SK_SUITS = {"E": ("eichel", "Eichel"), "G": ("gras", "Gras"), "H": ("herz", "Herz"),
@@ -50,14 +51,15 @@ def beutelschneider_face(code: str) -> Face:
         title = BS_NAMES[code]
         label = {"rX": "✂", "bG": "G", "bM": "M", "bA": "A", "bC": "C", "bF": "F"}[code]
         return Face(code, label, "", f"bs-{colour} bs-power", title)
-    return Face(code, rank, "", f"bs-{colour}", f"{suit_name} {BS_NAMES.get(rank, rank)}")
+    return Face(code, rank, "", f"bs-{colour}", f"{suit_name} {BS_NAMES.get(rank, rank)}",
+                center="●")
 
 
 def french_face(code: str) -> Face:
     suit, rank = code[0], code[1:]
     symbol, glyph, suit_name = FR_SUITS[suit]
-    return Face(code, rank + glyph, "", f"fr-{symbol}",
-                f"{FR_RANKS.get(rank, rank)} of {suit_name}")
+    return Face(code, rank, "", f"fr-{symbol}", f"{FR_RANKS.get(rank, rank)} of {suit_name}",
+                center=glyph)
 
 
 def luegenbeutel_face(code: str) -> Face:

@@ -125,3 +125,23 @@ async def history_match(match_id: str, request: Request, service: Service) -> HT
         return templates.TemplateResponse(request, "closed.html", {"history": True},
                                           status_code=404)
     return templates.TemplateResponse(request, "match.html", {"m": match})
+
+
+@router.get("/r/{room_id}/ledger", response_class=HTMLResponse)
+async def chip_ledger(room_id: str, request: Request, service: Service) -> HTMLResponse:
+    """Balances, pot and every transfer of a chips game, straight from the ledger."""
+    match = await service.db.run(repo.get_match, match_id=room_id)
+    if match is None:
+        return templates.TemplateResponse(request, "closed.html", {}, status_code=404)
+    rows = await service.db.run(repo.ledger, match_id=room_id)
+    balances = [0] * match.players
+    for row in rows:
+        balances[row.seat] += row.amount
+    start_total = sum(r.amount for r in rows if r.reason == "start")
+    deals: dict[int, list[repo.ChipTransfer]] = {}
+    for row in rows:
+        deals.setdefault(row.deal_no, []).append(row)
+    return templates.TemplateResponse(request, "ledger.html", {
+        "m": match, "balances": balances, "pot": start_total - sum(balances),
+        "deals": deals, "room_open": room_id in service.rooms,
+    })

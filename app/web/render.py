@@ -57,3 +57,23 @@ def render_frame(service: RoomService, room: Room, seat: int | None, is_host: bo
 
 def render_flash(message: str, kind: str = "error") -> str:
     return env.get_template("table/flash.html").render(message=message, kind=kind, oob=True)
+
+
+ACTION_LABELS: dict[str, str] = {
+    "mauschel": "Mauschel!", "pass": "Pass", "join": "Join in", "fold": "Fold",
+    "knock": "Knock", "no_knock": "Don't knock", "end": "End my turn", "accept": "No challenge",
+}
+
+
+def action_label(game: str, action: str) -> str:
+    if game == "luegenbeutel" and action == "pass":
+        return "Pass (draw a card)"
+    return ACTION_LABELS.get(action, action)
+
+
+def _startingwith(value: str, prefix: str) -> bool:
+    return value.startswith(prefix)
+
+
+env.globals["action_label"] = action_label
+env.tests["startingwith"] = _startingwith

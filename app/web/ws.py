@@ -123,19 +123,42 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
             await sender
 
 
+HOST_COMMANDS = {
+    "start": RoomService.start,
+    "add_bot": RoomService.add_bot,
+    "end_game": RoomService.end_match,
+}
+
+
 async def _handle(conn: Connection, data: dict[str, Any]) -> None:
     room, service = conn.room, conn.service
     cmd = data.get("cmd")
-    if cmd in ("start", "add_bot"):
+    if cmd in HOST_COMMANDS:
         if not conn.is_host:
             raise RoomError("Only the host can do that.")
-        if cmd == "start":
-            await service.start(room.id, room.host_token)
-        else:
-            await service.add_bot(room.id, room.host_token)
+        await HOST_COMMANDS[cmd](service, room.id, room.host_token)
         return
     if "action" not in data:
         raise RoomError("That message was not understood.")
     if conn.seat is None:
         raise RoomError("You are watching; take a seat to play.")
-    await service.act(room.id, conn.seat, data.get("action"), data.get("version"))
+    action = data.get("action")
+    if action == "exchange":
+        action = _exchange_action(room, conn.seat, data.get("discard"))
+    await service.act(room.id, conn.seat, action, data.get("version"))
+
+
+def _exchange_action(room: Room, seat: int, picked: Any) -> str:
+    """The exchange form sends the ticked cards; the engine's action lists them in
+    the order of the sorted hand (``exchange:`` alone keeps every card)."""
+    if picked is None:
+        picked = []
+    if isinstance(picked, str):
+        picked = [picked]
+    if not isinstance(picked, list) or not all(isinstance(c, str) for c in picked):
+        raise RoomError("That exchange was not understood.")
+    hand = room.match.view(seat).get("hand", []) if room.match is not None else []
+    unknown = [c for c in picked if c not in hand]
+    if unknown:
+        raise RoomError("You can only swap cards from your own hand.")
+    return "exchange:" + ",".join(c for c in hand if c in picked)

@@ -31,3 +31,41 @@ def join(page: Any, url: str, name: str) -> None:
 def clickable_actions(page: Any) -> list[str]:
     return [el.get_attribute("data-action")
             for el in page.query_selector_all("button[data-action]:not([disabled])")]
+
+
+def open_table(page: Any, base: str, game: str, players: int | None = None,
+               fields: dict[str, str] | None = None) -> str:
+    """Open a table from the lobby form like a host; returns the room link."""
+    page.goto(base + "/")
+    page.check(f"#game-{game}")
+    if players is not None:
+        page.select_option(f'select[name="{game}.players"]', str(players))
+    for name, value in (fields or {}).items():
+        page.fill(f'[name="{game}.{name}"]', value)
+    page.click("form.create button[type=submit]")
+    page.wait_for_url("**/r/*")
+    return str(page.url)
+
+
+def seat_everyone(pages: list[Any], url: str, names: list[str]) -> None:
+    """Everyone joins by the link, then the host (the first page) starts."""
+    for page, name in zip(pages, names, strict=True):
+        join(page, url, name)
+    start = pages[0].locator('[data-cmd="start"]:not([disabled])')
+    start.wait_for()
+    before = version(pages[0])
+    start.click()
+    wait_version(pages, before)
+
+
+def click_one(pages: list[Any], choose: Any) -> tuple[Any, str]:
+    """The one page with clickable actions clicks ``choose(actions)``; waits until
+    every page shows the new table. Returns (page, action)."""
+    actors = [p for p in pages if clickable_actions(p)]
+    assert len(actors) == 1, f"{len(actors)} pages have clickable actions"
+    page = actors[0]
+    action = choose(clickable_actions(page))
+    before = version(page)
+    page.click(f'[data-action="{action}"]')
+    wait_version(pages, before)
+    return page, action
