@@ -8,15 +8,34 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from app.bots import schafkopf
+from app.bots import beutelschneider, luegenbeutel, mauscheln, schafkopf
 
 Policy = Callable[[dict[str, Any], list[str], random.Random], str]
 
 POLICIES: dict[str, Policy] = {
     "schafkopf": schafkopf.choose,
+    "beutelschneider": beutelschneider.choose,
+    "mauscheln": mauscheln.choose,
+    "luegenbeutel": luegenbeutel.choose,
 }
 
 BOT_NAMES = ["Alois", "Burgl", "Kathi", "Girgl", "Wastl", "Zenzi", "Fonse", "Leni"]
+
+
+# Policies for moves a seat may make but need not (calling the liar in another
+# player's challenge window): they answer an action or None to stay silent.
+OPTIONAL: dict[str, Callable[[dict[str, Any], list[str], random.Random], str | None]] = {
+    "luegenbeutel": luegenbeutel.optional,
+}
+
+
+def choose_optional(game: str, view: dict[str, Any], legal: list[str],
+                    rng: random.Random) -> str | None:
+    """For a seat that may act but need not: an action from ``legal``, or None to
+    let the moment pass (a game without an opinion stays silent)."""
+    optional = OPTIONAL.get(game)
+    choice = optional(view, legal, rng) if optional else None
+    return choice if choice in legal else None
 
 
 def choose_action(game: str, view: dict[str, Any], legal: list[str],
