@@ -24,19 +24,49 @@ Between deals the engine deals on by itself. The match is over when fewer than t
 seats have chips, or when the host calls :meth:`MauschelnMatch.end_by_host`.
 
 Every chip movement of a deal is recorded as a transfer ``{"seat", "amount",
-"reason"}`` (reason ``stake``, ``trick``, ``bete`` or ``pot``; the pot's side is not
-listed) in the ``deal_end`` event and in ``view(...)["last_deal"]``, so the server can
-keep a ledger: per seat the transfers of all deals add up to chips minus start chips.
+"reason"}`` (reason ``stake``, ``trick``, ``bete`` or ``pot``, and ``quartet`` under
+that house rule; the pot's side is not listed) in the ``deal_end`` event and in
+``view(...)["last_deal"]``, so the server can keep a ledger: per seat the transfers
+of all deals add up to chips minus start chips.
 The ``deal_end`` event also carries ``chips``, the balances at the end of that deal:
 the engine deals on inside the same ``apply``, so ``scores`` already show the next
 dealer's stake, which is listed among the next deal's transfers. Chips left in the
 pot when the game ends belong to nobody.
 
-The house rules of RULINGS.md (knock, quartets, Belli, Weli) are not implemented;
-the places they would hook into are the pack (:func:`pack_for`), the effective suit
-and rank of a card (:meth:`MauschelnMatch.suit`, :meth:`MauschelnMatch.rank_value`),
-the phase queue after the deal (:meth:`MauschelnMatch._open_bidding`) and the
-exchange, which already lets a hand of any size discard down to four cards.
+House rules (RULINGS.md, Mauscheln, "House rules"), each a bool room option, all off
+by default. With all four off, views, events and ``last_deal`` are exactly as above.
+
+- ``quartets``: right after the deal (before a knock decision), from forehand in seat
+  order, a seat holding four cards of one rank shows them (a public ``quartet`` event;
+  they stay listed in every view under ``quartets`` for the rest of the deal and in
+  ``last_deal``), pays the stake, or what it has, into the pot (a transfer with the
+  reason ``quartet``) and draws four new cards from the top of the stock; again while
+  the new hand is a quartet. With fewer than four cards in the stock the quartet is
+  kept: nothing shown, nothing paid. A seat whose last chip goes this way still plays
+  the deal. Ranks are the printed ones: with Belli the ``D7`` is a seven here.
+- ``knock``: when the turned-up card is an Ace, phase ``"knock"`` comes before the
+  bidding (after any quartets): the dealer says ``knock`` or ``no_knock`` without
+  seeing their hand (their view shows ``"hand": []``, ``"hand_hidden": true``; the
+  count is in ``hand_counts``).
+  ``no_knock``: bidding as usual. ``knock``: the dealer is the sneaker without any
+  bidding and takes the Ace into the hand; then, in the order of the ruling's text,
+  (1) the dealer's ``exchange:`` of one to five of the five cards, drawing one fewer,
+  at most stock + 1 discards, the Ace included; (2) joining, every other seat from
+  the dealer's left, as usual (nobody joins: the dealer takes the pot); (3) the
+  joiners' exchange, clockwise from the sneaker; (4) play, the sneaker leads.
+- ``belli``: ``D7`` is always a trump, directly below the trump Ace (with diamonds
+  trumps: A, D7, K, ...). It counts as a trump for every duty, also when led.
+  No extra penalty.
+- ``weli`` (32-card pack only, not with ``belli``): a 33rd card ``D6`` joins the pack
+  (stacked deals must hold it); always a trump directly below the trump Ace; turned
+  up, it makes diamonds trumps. Both are checked in :meth:`check_option_combination`.
+
+With any house rule on, views also carry ``options`` (the four flags), ``quartets``
+(``[{"seat", "cards"}]``, public), ``knock`` (``None`` or ``{"dealer", "pending",
+"decision"}``), ``permanent_trumps`` (``["D7"]``, ``["D6"]`` or ``[]``: a rule, not a
+card's whereabouts), ``trumps`` (the viewer's own cards that are trumps now, hand
+order; ``[]`` for a spectator and for a hidden hand) and ``hand_hidden``; ``last_deal``
+also carries ``quartets`` and ``knock`` (the dealer's decision, or ``None``).
 """
 
 from __future__ import annotations
@@ -62,12 +92,27 @@ TRICKS_PER_DEAL = 4
 
 BIDS = ["mauschel", "pass"]
 ANSWERS = ["join", "fold"]
+KNOCKS = ["knock", "no_knock"]
+
+HOUSE_RULES = ("knock", "quartets", "belli", "weli")
+BELLI = "D7"  # the permanent trump of the Belli house rule
+WELI = "D6"  # the 33rd card of the Weli house rule
 
 
-def pack_for(seats: int) -> list[str]:
+def pack_for(seats: int, weli: bool = False) -> list[str]:
     """The pack of a game with ``seats`` seats at its start: 32 cards for 3 to 5,
-    52 for 6 or 7. It stays the same when players drop out later."""
+    52 for 6 or 7; with ``weli`` the 32-card pack plus the ``D6`` (33 cards).
+    It stays the same when players drop out later."""
+    if weli:
+        if seats >= 6:
+            raise ValueError("Weli is played with the 32-card pack only (3 to 5 players)")
+        return [*PACK_32, WELI]
     return list(PACK_52 if seats >= 6 else PACK_32)
+
+
+def is_quartet(hand: Sequence[str]) -> bool:
+    """Four cards of one printed rank (with Belli the ``D7`` is still a seven)."""
+    return len(hand) == HAND_SIZE and len({rank_of(c) for c in hand}) == 1
 
 
 def card_label(card: str) -> str:
@@ -118,6 +163,25 @@ class MauschelnMatch(Match):
             "stake", "Stake", "int", 4, minimum=4, maximum=10_000, step=4,
             help="What the dealer puts into the pot each deal (a multiple of 4).",
         ),
+        Option(
+            "knock", "Knocking", "bool", False,
+            help="When an Ace is turned up, the dealer may knock before looking at their "
+                 "cards: they play as sneaker, take the Ace and discard one to five cards.",
+        ),
+        Option(
+            "quartets", "Quartets", "bool", False,
+            help="Four cards of one rank are shown and discarded; their holder pays a "
+                 "stake into the pot and draws four new cards.",
+        ),
+        Option(
+            "belli", "Belli", "bool", False,
+            help="The 7 of diamonds is always a trump, directly below the trump Ace.",
+        ),
+        Option(
+            "weli", "Weli", "bool", False,
+            help="The 6 of diamonds joins as a 33rd card and is always a trump, directly "
+                 "below the trump Ace (3 to 5 players; not with Belli).",
+        ),
     )
 
     dealer: int
@@ -142,11 +206,32 @@ class MauschelnMatch(Match):
     tricks: list[dict[str, Any]]  # finished tricks of this deal
     won: list[int]  # tricks won per seat in this deal
     transfers: list[dict[str, Any]]  # chip movements of this deal
+    quartets: list[dict[str, Any]]  # shown quartets of this deal: {"seat", "cards"} (public)
+    knock_state: str | None  # None (no decision this deal), "pending", "knock", "no_knock"
     last_deal: dict[str, Any] | None
+
+    @classmethod
+    def check_option_combination(cls, players: int, options: dict[str, Any]) -> None:
+        """Weli needs the 32-card pack (3 to 5 players) and excludes Belli."""
+        if options.get("weli"):
+            if options.get("belli"):
+                raise ValueError("Belli and Weli cannot be played together: choose one "
+                                 "permanent trump")
+            if players >= 6:
+                raise ValueError(f"Weli is played with the 32-card pack only (3 to 5 "
+                                 f"players); {players} players use all 52 cards")
+
+    def rule(self, name: str) -> bool:
+        """Whether the house rule ``name`` (one of ``HOUSE_RULES``) is on."""
+        return bool(self.options.get(name, False))
+
+    @property
+    def house_rules_on(self) -> bool:
+        return any(self.rule(name) for name in HOUSE_RULES)
 
     # ----- setup and dealing -----------------------------------------------
     def setup(self) -> None:
-        self.pack = pack_for(self.players)
+        self.pack = pack_for(self.players, weli=self.rule("weli"))
         for index, entry in enumerate(self.stacked_deals):
             self._check_deal(entry, range(self.players) if index == 0 else None)
         self.start_chips = int(self.options["chips"])
@@ -180,6 +265,8 @@ class MauschelnMatch(Match):
         cards = [c for h in hands for c in h] + [trump] + stock
         if any(not isinstance(c, str) for c in cards):
             raise ValueError("cards are given as code strings such as 'HA'")
+        if self.rule("weli") and WELI not in cards:
+            raise ValueError("with Weli the pack has 33 cards: a deal must hold the D6")
         check_permutation(cards, self.pack)
         if seats_in is not None:
             wanted = set(seats_in)
@@ -201,7 +288,9 @@ class MauschelnMatch(Match):
                 return seat
         raise AssertionError("a new deal needs a seat with chips")
 
-    def _start_deal(self) -> dict[str, Any]:
+    def _start_deal(self) -> list[dict[str, Any]]:
+        """Stake, deal, then open the first phase. Returns the ``deal`` event and the
+        events of what happens before anyone speaks (shown quartets)."""
         dealer = self.dealer if self.deal_no == 0 else self._next_dealer()
         # who plays is decided before the stake: a dealer's last chip still plays
         in_deal = [s for s in range(self.players) if self.scores[s] > 0]
@@ -228,18 +317,48 @@ class MauschelnMatch(Match):
         self.won = [0] * self.players
         self.leader = None
         self.transfers = []
+        self.quartets = []
+        self.knock_state = None
         self.stake_paid = min(int(self.options["stake"]), self.scores[dealer])
         self._move(dealer, -self.stake_paid, "stake")
-        self._open_bidding(order)
-        return {
+        deal_event: dict[str, Any] = {
             "type": "deal", "deal_no": self.deal_no, "dealer": dealer,
             "forehand": order[0], "in_deal": list(in_deal), "trump_card": trump,
             "stake": self.stake_paid, "pot": self.pot,
         }
+        return [deal_event, *self._open_bidding(order)]
 
-    def _open_bidding(self, order: list[int]) -> None:
-        """After the deal: bidding from forehand. (Knock and quartets would come first.)"""
-        self._set_queue("bidding", order)
+    def _open_bidding(self, order: list[int]) -> list[dict[str, Any]]:
+        """After the deal: shown quartets (house rule), then the dealer's knock decision
+        when an Ace is turned up (house rule), else bidding from forehand."""
+        events = self._show_quartets(order) if self.rule("quartets") else []
+        if self.rule("knock") and rank_of(self.trump_card) == "A":
+            self.knock_state = "pending"
+            self._set_queue("knock", [self.dealer])
+        else:
+            self._set_queue("bidding", order)
+        return events
+
+    def _show_quartets(self, order: list[int]) -> list[dict[str, Any]]:
+        """From forehand in seat order: a quartet is shown and discarded, the stake (or
+        what the seat has) goes into the pot, four new cards come from the stock top;
+        again while the new hand is a quartet. A stock of fewer than four cards: the
+        quartet is kept, nothing shown or paid."""
+        events: list[dict[str, Any]] = []
+        stake = int(self.options["stake"])
+        for seat in order:
+            while is_quartet(self.hands[seat]) and len(self.stock) >= HAND_SIZE:
+                shown = sorted(self.hands[seat], key=lambda c: SUITS.index(suit_of(c)))
+                paid = min(stake, self.scores[seat])
+                self._move(seat, -paid, "quartet")
+                self.quartets.append({"seat": seat, "cards": shown})
+                self.hands[seat] = self.stock[:HAND_SIZE]
+                del self.stock[:HAND_SIZE]
+                events.append({
+                    "type": "quartet", "seat": seat, "cards": list(shown), "paid": paid,
+                    "drawn": HAND_SIZE, "pot": self.pot, "stock": len(self.stock),
+                })
+        return events
 
     def _set_queue(self, phase: str, seats: list[int]) -> None:
         self.phase = phase
@@ -262,16 +381,31 @@ class MauschelnMatch(Match):
     # ----- card order --------------------------------------------------------
     @property
     def trump(self) -> str:
-        """The trump suit of this deal."""
+        """The trump suit of this deal (a turned-up Weli ``D6`` makes diamonds trumps)."""
         return suit_of(self.trump_card)
 
+    @property
+    def permanent_trump(self) -> str | None:
+        """``D7`` with Belli, ``D6`` with Weli: always a trump, whatever the trump suit."""
+        if self.rule("belli"):
+            return BELLI
+        if self.rule("weli"):
+            return WELI
+        return None
+
     def suit(self, card: str) -> str:
-        """The suit a card counts as (Belli/Weli would make a card a trump here)."""
+        """The suit a card counts as: the permanent trump (Belli/Weli) counts as the
+        trump suit, for following suit too (led, it calls for trumps)."""
+        if card == self.permanent_trump:
+            return self.trump
         return suit_of(card)
 
     def rank_value(self, card: str) -> int:
-        """Higher is stronger: Ace 13 ... 2 1."""
-        return len(RANKS) - RANKS.index(rank_of(card))
+        """Higher is stronger inside the card's suit: Ace 26, King 24 ... 2 2 (steps of
+        two); the permanent trump (Belli/Weli) 25, directly below the trump Ace."""
+        if card == self.permanent_trump:
+            return 2 * len(RANKS) - 1
+        return 2 * (len(RANKS) - RANKS.index(rank_of(card)))
 
     def is_trump(self, card: str) -> bool:
         return self.suit(card) == self.trump
@@ -364,6 +498,8 @@ class MauschelnMatch(Match):
     def _legal(self, seat: int) -> list[str]:
         if seat != self.turn:
             return []
+        if self.phase == "knock":
+            return list(KNOCKS)
         if self.phase == "bidding":
             return list(BIDS)
         if self.phase == "joining":
@@ -375,6 +511,8 @@ class MauschelnMatch(Match):
         return []
 
     def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+        if self.phase == "knock":
+            return self._knock(seat, action)
         if self.phase == "bidding":
             return self._bid(seat, action)
         if self.phase == "joining":
@@ -383,13 +521,34 @@ class MauschelnMatch(Match):
             return self._exchange(seat, action)
         return self._play(seat, action.split(":", 1)[1])
 
+    def _knock(self, seat: int, decision: str) -> list[dict[str, Any]]:
+        """The dealer's decision with an Ace turned up (knock house rule)."""
+        self.knock_state = decision
+        events: list[dict[str, Any]] = [{"type": "knock", "seat": seat, "decision": decision}]
+        if decision == "no_knock":
+            self._set_queue("bidding", self.clockwise_from((seat + 1) % self.players,
+                                                           self.in_deal))
+            return events
+        # the sneaker without bidding: the Ace goes into the hand, then their exchange
+        # (one to five of the five cards); the others join or fold after it
+        self.sneaker = seat
+        self.hands[seat].append(self.trump_card)
+        self._set_queue("exchange", [seat])
+        return events
+
+    def _open_joining(self) -> None:
+        """Every other seat in the deal, from the sneaker's left, says join or fold."""
+        assert self.sneaker is not None
+        others = [s for s in self.in_deal if s != self.sneaker]
+        self._set_queue("joining",
+                        self.clockwise_from((self.sneaker + 1) % self.players, others))
+
     def _bid(self, seat: int, bid: str) -> list[dict[str, Any]]:
         self.bids[seat] = bid
         events: list[dict[str, Any]] = [{"type": "bid", "seat": seat, "bid": bid}]
         if bid == "mauschel":
             self.sneaker = seat
-            others = [s for s in self.in_deal if s != seat]
-            self._set_queue("joining", self.clockwise_from((seat + 1) % self.players, others))
+            self._open_joining()
             return events
         self._pop_queue()
         if not self.queue:
@@ -408,7 +567,9 @@ class MauschelnMatch(Match):
             events.extend(self._end_deal("all_folded"))
             return events
         self.playing = sorted([self.sneaker, *joiners])
-        self._set_queue("exchange", self.clockwise_from(self.sneaker, self.playing))
+        # a knocking dealer has exchanged already (before the joining); nobody twice
+        pending = [s for s in self.playing if self.exchanged[s] is None]
+        self._set_queue("exchange", self.clockwise_from(self.sneaker, pending))
         return events
 
     def _exchange(self, seat: int, action: str) -> list[dict[str, Any]]:
@@ -427,7 +588,10 @@ class MauschelnMatch(Match):
             "stock": len(self.stock),
         }]
         self._pop_queue()
-        if not self.queue:
+        if not self.queue and not self.playing:
+            # the knocking dealer's exchange comes before the joining
+            self._open_joining()
+        elif not self.queue:
             assert self.sneaker is not None
             self.phase = "play"
             self.leader = self.sneaker
@@ -476,9 +640,11 @@ class MauschelnMatch(Match):
             assert self.sneaker is not None
             self._move(self.sneaker, self.pot, "pot")
         elif kind == "cancelled":
-            # the host ended the game mid-deal: nothing of it counts, the stake goes back
-            self.scores[self.dealer] += self.stake_paid
-            self.pot -= self.stake_paid
+            # the host ended the game mid-deal: nothing of it counts, every chip moved in
+            # it goes back (the stake, and quartet payments under that house rule)
+            for transfer in self.transfers:
+                self.scores[transfer["seat"]] -= transfer["amount"]
+                self.pot += transfer["amount"]
             self.transfers = []
         self.last_deal = {
             "deal_no": self.deal_no,
@@ -504,6 +670,9 @@ class MauschelnMatch(Match):
             "pot": self.pot,
             "chips": list(self.scores),
         }
+        if self.house_rules_on:
+            self.last_deal["quartets"] = copy.deepcopy(self.quartets)
+            self.last_deal["knock"] = self.knock_state
         self.phase = "settled"
         self.turn = None
         self.queue = []
@@ -511,7 +680,7 @@ class MauschelnMatch(Match):
         if kind == "cancelled" or sum(1 for c in self.scores if c > 0) < 2:
             events.append(self._finish())
         else:
-            events.append(self._start_deal())
+            events.extend(self._start_deal())
         return events
 
     def _finish(self) -> dict[str, Any]:
@@ -527,7 +696,8 @@ class MauschelnMatch(Match):
 
     def end_by_host(self) -> list[dict[str, Any]]:
         """The host ends the game now. The deal in progress is cancelled (its cards are
-        thrown in unseen, the dealer gets the stake back, nothing else is paid); the
+        thrown in unseen, every chip moved in it goes back: the dealer's stake and any
+        quartet payments; nothing else is paid); the
         match is over and the most chips win. Returns the events (``deal_end`` of the
         cancelled deal, ``match_end``); [] if the match was already over."""
         if self.is_over:
@@ -538,6 +708,9 @@ class MauschelnMatch(Match):
     def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
         if seat != self.turn:
             return "it is not your turn"
+        if self.phase == "knock":
+            return ("an Ace is turned up: say 'knock' to take it and play as sneaker "
+                    "without seeing your cards first, or 'no_knock'")
         if self.phase == "bidding":
             return "say 'mauschel' to play or 'pass'"
         if self.phase == "joining":
@@ -554,14 +727,26 @@ class MauschelnMatch(Match):
             if duty["kind"] == "follow":
                 return f"you must follow suit: {SUIT_NAMES[duty['suit']]} were led"
             if duty["kind"] == "trump":
-                return f"you must play a trump ({SUIT_NAMES[self.trump]})"
+                return f"you must play a trump ({self._trump_words()})"
         if self.phase == "play":
             return "play a card, e.g. " + legal[0]
         return super().explain_illegal(seat, action, legal)
 
+    def _trump_words(self) -> str:
+        words = SUIT_NAMES[self.trump]
+        if self.permanent_trump is not None:
+            words += f" or the {card_label(self.permanent_trump)}"
+        return words
+
     def _explain_exchange(self, seat: int, action: str) -> str:
-        example = ("'exchange:' keeps all four cards; 'exchange:"
-                   + ",".join(self.sort_hand(self.hands[seat])[:2]) + "' discards two")
+        hand = self.sort_hand(self.hands[seat])
+        surplus = len(hand) - HAND_SIZE
+        if surplus > 0:
+            example = (f"you hold {len(hand)} cards: discard {surplus} to {len(hand)} and "
+                       f"draw {surplus} fewer, e.g. 'exchange:" + ",".join(hand[:surplus]) + "'")
+        else:
+            example = ("'exchange:' keeps all four cards; 'exchange:"
+                       + ",".join(hand[:2]) + "' discards two")
         if not action.startswith("exchange:"):
             return "exchange now: " + example
         cards = action[9:].split(",") if action[9:] else []
@@ -570,9 +755,11 @@ class MauschelnMatch(Match):
                 return f"you do not hold {card!r}"
         if len(set(cards)) != len(cards):
             return "name each card only once"
-        limit = len(self.stock) + len(self.hands[seat]) - HAND_SIZE
+        limit = len(self.stock) + surplus
         if len(cards) > limit:
             return f"the stock holds only {len(self.stock)} cards: discard at most {limit}"
+        if len(cards) < surplus:
+            return f"discard at least {surplus}: " + example
         return "list the discards in the order of your hand: " + example
 
     # ----- views ---------------------------------------------------------------
@@ -621,11 +808,27 @@ class MauschelnMatch(Match):
                 "leader": last["leader"], "winner": last["winner"],
                 "plays": [{"seat": s, "card": c} for s, c in last["plays"]],
             }
+        hidden = seat is not None and self.hand_hidden(seat)
         if seat is not None:
-            view["hand"] = self.sort_hand(self.hands[seat])
+            view["hand"] = [] if hidden else self.sort_hand(self.hands[seat])
             view["discarded"] = list(self.discards[seat])
             if self.phase == "play" and seat == self.turn:
                 view["duty"] = self.duty(seat)
+        if self.house_rules_on:
+            view["options"] = {name: self.rule(name) for name in HOUSE_RULES}
+            view["quartets"] = copy.deepcopy(self.quartets)
+            view["knock"] = None if self.knock_state is None else {
+                "dealer": self.dealer,
+                "pending": self.knock_state == "pending",
+                "decision": None if self.knock_state == "pending" else self.knock_state,
+            }
+            view["permanent_trumps"] = [self.permanent_trump] if self.permanent_trump else []
+            view["trumps"] = [c for c in view.get("hand", []) if self.is_trump(c)]
+            view["hand_hidden"] = hidden
         if self.last_deal is not None:
             view["last_deal"] = copy.deepcopy(self.last_deal)
         return view
+
+    def hand_hidden(self, seat: int) -> bool:
+        """The dealer does not see their hand while the knock decision is pending."""
+        return self.knock_state == "pending" and seat == self.dealer

@@ -267,7 +267,9 @@ def test_own_hand_is_sorted_with_the_trumps_together_in_front() -> None:
 
 # ----- chips and stake -----------------------------------------------------------------
 def test_start_chips_default_to_40_and_the_stake_to_4() -> None:
-    assert GAMES["mauscheln"].default_options == {"chips": 40, "stake": 4}
+    defaults = GAMES["mauscheln"].default_options
+    assert defaults["chips"] == 40 and defaults["stake"] == 4
+    assert not any(defaults[rule] for rule in ("knock", "quartets", "belli", "weli"))
     m = mauscheln(4, {"dealer": 2})
     assert m.scores == [40, 40, 36, 40] and m.pot == 4
     view = m.view(None)
