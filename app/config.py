@@ -24,6 +24,9 @@ class Settings(BaseSettings):
     # Let POST /api/rooms take a "seed" (deterministic decks: tests and replays only;
     # a seeded room's deck is known to whoever chose the seed).
     allow_seeded_rooms: bool = False
+    # A room nobody has touched for this long leaves memory (finished results stay;
+    # an unfinished match there is closed).
+    room_idle_minutes: float = 180.0
     log_level: str = "info"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -39,11 +40,16 @@ def create_app(database_url: str | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(database_url or settings.database_url)
+        rooms = RoomService(db)
         app.state.db = db
-        app.state.rooms = RoomService(db)
+        app.state.rooms = rooms
+        await rooms.restore_open_rooms()
+        sweeper = asyncio.create_task(rooms.run_sweeper())
         try:
             yield
         finally:
+            sweeper.cancel()
+            await rooms.close()
             db.close()
 
     app = FastAPI(title="Stammtisch", version="0.1.0", description=DESCRIPTION,

@@ -106,6 +106,12 @@ class Server:
                 time.sleep(0.1)
         raise RuntimeError("server did not come up")
 
+    def kill(self, sig: int) -> None:
+        """End the server with ``sig`` (SIGKILL: a crash; SIGTERM: a planned stop)."""
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+        self.proc.wait(20)
+
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()

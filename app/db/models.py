@@ -5,7 +5,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -29,12 +37,21 @@ class MatchRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     final_scores: Mapped[list[int] | None] = mapped_column(JSON)
     winners: Mapped[list[int] | None] = mapped_column(JSON)
+    # what it takes to resume: the engine's latest snapshot (hidden parts included:
+    # it never leaves the server), the room version, the seed of a seeded room
+    snapshot: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    last_active: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="match", order_by="SeatRow.seat", cascade="all, delete-orphan"
     )
     deals: Mapped[list[DealResultRow]] = relationship(
         back_populates="match", order_by="DealResultRow.deal_no", cascade="all, delete-orphan"
+    )
+    actions: Mapped[list[ActionRow]] = relationship(
+        back_populates="match", order_by="ActionRow.seq", cascade="all, delete-orphan"
     )
 
 
@@ -85,3 +102,21 @@ class LedgerRow(Base):
     amount: Mapped[int] = mapped_column(Integer)
     reason: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ActionRow(Base):
+    """The append-only log of a match: every accepted action, in order, with the
+    public events it caused (what the whole table saw; never a hidden card)."""
+
+    __tablename__ = "match_actions"
+    __table_args__ = (UniqueConstraint("match_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)  # the room version this action made
+    seat: Mapped[int | None] = mapped_column(Integer)  # None: the host or the room
+    action: Mapped[str] = mapped_column(String(64))
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    match: Mapped[MatchRow] = relationship(back_populates="actions")

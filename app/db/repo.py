@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from app.db.models import DealResultRow, LedgerRow, MatchRow, SeatRow
+from app.db.models import ActionRow, DealResultRow, LedgerRow, MatchRow, SeatRow
 
 
 def token_hash(token: str) -> str:
@@ -64,17 +64,23 @@ def _info(row: MatchRow, with_deals: bool) -> MatchInfo:
 
 
 def create_match(session: Session, *, match_id: str, game: str, players: int,
-                 options: dict[str, Any], host_token: str) -> None:
+                 options: dict[str, Any], host_token: str, seed: int | None = None) -> None:
+    stamp = now()
     session.add(MatchRow(
         id=match_id, game=game, players=players, options=options, status="waiting",
-        host_token_hash=token_hash(host_token), created_at=now(),
+        host_token_hash=token_hash(host_token), created_at=stamp, seed=seed, version=0,
+        last_active=stamp,
     ))
 
 
 def add_seat(session: Session, *, match_id: str, seat: int, name: str, token: str,
-             is_bot: bool = False) -> None:
+             is_bot: bool = False, version: int | None = None) -> None:
     session.add(SeatRow(match_id=match_id, seat=seat, name=name, is_bot=is_bot,
                         token_hash=token_hash(token), joined_at=now()))
+    if version is not None:
+        row = session.get_one(MatchRow, match_id)
+        row.version = version
+        row.last_active = now()
 
 
 def mark_started(session: Session, *, match_id: str) -> None:
@@ -183,3 +189,139 @@ def get_match(session: Session, *, match_id: str) -> MatchInfo | None:
         options=[selectinload(MatchRow.seats), selectinload(MatchRow.deals)],
     )
     return _info(row, with_deals=True) if row is not None else None
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """A finished deal as it goes to the database (with its chips, if any)."""
+
+    deal_no: int
+    result: dict[str, Any]
+    scores_after: list[int]
+    transfers: list[dict[str, Any]] | None = None
+    chips_after: list[int] | None = None
+    pot_after: int | None = None
+    chips_total: int | None = None
+
+
+def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, action: str,
+                events: list[dict[str, Any]], snapshot: dict[str, Any],
+                deals: list[DealRecord], started: bool = False,
+                start_chips: list[int] | None = None,
+                finished: tuple[list[int], list[int]] | None = None) -> None:
+    """Everything one accepted action changes, in one transaction: the action and
+    its public events in the log, finished deals (and their ledger rows, checked),
+    the start or the end of the match, and the snapshot to resume from."""
+    row = session.get_one(MatchRow, match_id)
+    if started:
+        row.status = "playing"
+        row.started_at = now()
+    if start_chips is not None:
+        record_start_chips(session, match_id=match_id, chips=start_chips)
+    for deal in deals:
+        record_deal(session, match_id=match_id, deal_no=deal.deal_no, result=deal.result,
+                    scores_after=deal.scores_after, transfers=deal.transfers,
+                    chips_after=deal.chips_after, pot_after=deal.pot_after,
+                    chips_total=deal.chips_total)
+    if finished is not None:
+        finish_match(session, match_id=match_id, final_scores=finished[0],
+                     winners=finished[1])
+    session.add(ActionRow(match_id=match_id, seq=seq, seat=seat, action=action,
+                          events=events, created_at=now()))
+    row.snapshot = snapshot
+    row.version = seq
+    row.last_active = now()
+
+
+@dataclass(frozen=True)
+class SeatState:
+    seat: int
+    name: str
+    is_bot: bool
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class OpenMatch:
+    """A room to bring back after a restart."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int | None
+    status: str
+    host_token_hash: str
+    version: int
+    snapshot: dict[str, Any] | None
+    seats: list[SeatState]
+
+
+def open_matches(session: Session) -> list[OpenMatch]:
+    rows = session.scalars(
+        select(MatchRow).where(MatchRow.status.in_(("waiting", "playing")))
+        .options(selectinload(MatchRow.seats))
+    )
+    return [
+        OpenMatch(id=r.id, game=r.game, players=r.players, options=dict(r.options),
+                  seed=r.seed, status=r.status, host_token_hash=r.host_token_hash,
+                  version=r.version, snapshot=r.snapshot,
+                  seats=[SeatState(s.seat, s.name, s.is_bot, s.token_hash) for s in r.seats])
+        for r in rows
+    ]
+
+
+def close_match(session: Session, *, match_id: str) -> None:
+    """An unfinished match whose room was left idle: it will not be resumed."""
+    row = session.get(MatchRow, match_id)
+    if row is not None and row.status in ("waiting", "playing"):
+        row.status = "closed"
+
+
+def match_status(session: Session, *, match_id: str) -> str | None:
+    row = session.get(MatchRow, match_id)
+    return row.status if row is not None else None
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    seq: int
+    seat: int | None
+    action: str
+    events: list[dict[str, Any]]
+
+
+def action_log(session: Session, *, match_id: str) -> list[LoggedAction]:
+    rows = session.scalars(
+        select(ActionRow).where(ActionRow.match_id == match_id).order_by(ActionRow.seq))
+    return [LoggedAction(r.seq, r.seat, r.action, r.events) for r in rows]
+
+
+@dataclass
+class Standing:
+    name: str
+    played: int = 0
+    won: int = 0
+    points: int = 0
+    chips_net: int = 0
+
+    @property
+    def average(self) -> float:
+        return self.points / self.played if self.played else 0.0
+
+
+def standings(session: Session, *, game: str) -> list[Standing]:
+    """Per player name (bots included): matches played and won, average final
+    score, and for chips games the net chips won or lost."""
+    table: dict[str, Standing] = {}
+    for m in finished_matches(session, game=game, limit=100_000):
+        start = int(m.options.get("chips", 0)) if "chips" in m.options else None
+        for seat in m.seats:
+            st = table.setdefault(seat.name, Standing(seat.name))
+            st.played += 1
+            st.won += int(seat.seat in (m.winners or []))
+            final = (m.final_scores or [0] * m.players)[seat.seat]
+            st.points += final
+            if start is not None:
+                st.chips_net += final - start
+    return sorted(table.values(), key=lambda s: (-s.won, -s.average, s.name.casefold()))

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.db.repo import token_hash  # tokens are kept only as hashes
 from app.games import Match
 
 
@@ -21,7 +22,7 @@ from app.games import Match
 class Seat:
     index: int
     name: str
-    token: str
+    token_hash: str
     is_bot: bool = False
 
 
@@ -34,7 +35,7 @@ class Room:
     game: str
     players: int
     options: dict[str, Any]
-    host_token: str
+    host_token_hash: str
     seed: int | None = None
     seats: list[Seat | None] = field(default_factory=list)
     match: Match | None = None
@@ -44,6 +45,10 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     error: str | None = None
+    # a challenge window (Lügenbeutel): until this monotonic time the next
+    # player's own move is held back; ``window_id`` tells windows apart
+    window_until: float = 0.0
+    window_id: int = 0
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -63,16 +68,22 @@ class Room:
         """The seat a secret token belongs to (compared in constant time)."""
         if not token:
             return None
+        digest = token_hash(token)
         for seat in self.seats:
-            if seat is not None and hmac.compare_digest(seat.token, token):
+            if seat is not None and hmac.compare_digest(seat.token_hash, digest):
                 return seat.index
         return None
 
     def is_host(self, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(self.host_token, token or "")
+        return bool(token) and hmac.compare_digest(self.host_token_hash,
+                                                   token_hash(token or ""))
 
     def names(self) -> list[str | None]:
         return [s.name if s else None for s in self.seats]
+
+    def window_left(self) -> float:
+        """Seconds until the current challenge window closes (0 when none is open)."""
+        return max(0.0, self.window_until - time.monotonic())
 
     def touch(self) -> None:
         self.last_active = time.monotonic()

@@ -2,7 +2,8 @@
 
 The JSON API, the table WebSocket and the bots all go through it. An action is
 checked (seat, version), applied by the pure engine under the room's lock, made
-durable, and only then announced to the room's listeners.
+durable in one transaction (the action log, the snapshot to resume from, finished
+deals and chip transfers), and only then announced to the room's listeners.
 """
 
 from __future__ import annotations
@@ -11,19 +12,23 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 import unicodedata
 from typing import Any
 
-from app.bots import BOT_NAMES, choose_action
+from app.bots import BOT_NAMES, choose_action, choose_optional
 from app.config import get_settings
 from app.db import Database, repo
-from app.games import GAMES, IllegalAction, Match, new_match
+from app.games import GAMES, IllegalAction, Match, new_match, restore
 from app.rooms.errors import BadRequest, Forbidden, Illegal, NotFound, Stale, Unauthorized
-from app.rooms.room import Room, Seat
+from app.rooms.room import Room, Seat, token_hash
 
 log = logging.getLogger("stammtisch.rooms")
 
 NAME_MAX = 24
+DEAL_END_EVENTS = ("deal_end", "round_end")
+STOPPED = ("Something went wrong while saving this table, so it was stopped to keep "
+           "everything as it was. The host can open a new table.")
 
 
 def clean_name(raw: Any) -> str:
@@ -58,9 +63,12 @@ class RoomService:
     def __init__(self, db: Database, bot_delay_ms: int | None = None) -> None:
         self.db = db
         self.rooms: dict[str, Room] = {}
-        delay = get_settings().bot_delay_ms if bot_delay_ms is None else bot_delay_ms
+        settings = get_settings()
+        delay = settings.bot_delay_ms if bot_delay_ms is None else bot_delay_ms
         self.bot_delay = max(0, delay) / 1000
+        self.idle_seconds = settings.room_idle_minutes * 60
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         self._bot_rng = random.SystemRandom()
 
     # ----- lookups -----------------------------------------------------------
@@ -94,13 +102,14 @@ class RoomService:
             options = cls.check_options(count, options)
         except ValueError as exc:
             raise BadRequest(str(exc)) from None
+        host_token = new_token()
         room = Room(id=new_room_id(), game=game, players=count, options=options,
-                    host_token=new_token(), seed=seed)
+                    host_token_hash=token_hash(host_token), seed=seed)
         await self.db.run(repo.create_match, match_id=room.id, game=game, players=count,
-                          options=options, host_token=room.host_token)
+                          options=options, host_token=host_token, seed=seed)
         self.rooms[room.id] = room
         log.info("room created game=%s players=%d", game, count)
-        return room, room.host_token
+        return room, host_token
 
     async def join(self, room_id: str, name: Any, *, is_bot: bool = False) -> tuple[int, str]:
         room = self.get(room_id)
@@ -113,12 +122,13 @@ class RoomService:
                 raise Forbidden("Every seat at this table is taken.")
             if any(s is not None and s.name.casefold() == name.casefold() for s in room.seats):
                 raise BadRequest("Somebody at this table already has that name.")
-            seat = Seat(index=free[0], name=name, token=new_token(), is_bot=is_bot)
+            token = new_token()
+            seat = Seat(index=free[0], name=name, token_hash=token_hash(token), is_bot=is_bot)
             await self.db.run(repo.add_seat, match_id=room.id, seat=seat.index, name=name,
-                              token=seat.token, is_bot=is_bot)
+                              token=token, is_bot=is_bot, version=room.version + 1)
             room.seats[seat.index] = seat
             room.changed()
-        return seat.index, seat.token
+        return seat.index, token
 
     def _check_host(self, room: Room, host_token: str | None, what: str) -> None:
         if not host_token:
@@ -147,11 +157,9 @@ class RoomService:
                 raise BadRequest(
                     f"Waiting for {len(room.free_seats)} more player(s) before the start.")
             room.match = new_match(room.game, room.players, room.options, seed=room.seed)
-            await self.db.run(repo.mark_started, match_id=room.id)
-            if uses_chips(room.match):
-                await self.db.run(repo.record_start_chips, match_id=room.id,
-                                  chips=[room.match.options["chips"]] * room.players)
-            room.changed()
+            chips = ([room.match.options["chips"]] * room.players
+                     if uses_chips(room.match) else None)
+            await self._commit(room, None, "start", [], started=True, start_chips=chips)
         log.info("room started game=%s", room.game)
         self.wake_bots(room)
 
@@ -166,9 +174,7 @@ class RoomService:
                 raise BadRequest("There is no game running to end.")
             if end is None:
                 raise BadRequest("This game ends by itself; the host cannot end it early.")
-            events = end()
-            await self._persist(room, events)
-            room.changed()
+            await self._commit(room, None, "end_game", end())
 
     async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
         room = self.get(room_id)
@@ -178,29 +184,121 @@ class RoomService:
             raise BadRequest("An action needs the version of the view it was made from.")
         if not isinstance(action, str):
             raise BadRequest("An action is a text such as 'play:EO'.")
-        async with room.lock:
-            match = room.match
-            if match is None:
-                raise Illegal("The match has not started yet.")
-            if room.error:
-                raise Illegal(room.error)
-            if version != room.version:
-                raise Stale("The table changed before your move arrived; "
-                            "here is the current table.")
-            events = await self._apply_locked(room, seat, action)
+        held = False
+        while True:
+            async with room.lock:
+                match = room.match
+                if match is None:
+                    raise Illegal("The match has not started yet.")
+                if room.error:
+                    raise Illegal(room.error)
+                if version != room.version:
+                    raise Stale("A challenge came first; have a look at the table."
+                                if held else "The table changed before your move arrived; "
+                                "here is the current table.")
+                wait = self._held_back(room, action)
+                if wait <= 0:
+                    events = await self._apply_locked(room, seat, action)
+                    break
+            held = True
+            await asyncio.sleep(wait)
         self.wake_bots(room)
         return events
 
     async def _apply_locked(self, room: Room, seat: int, action: str) -> list[dict[str, Any]]:
-        """Apply, persist, announce. The caller holds ``room.lock``."""
+        """Apply and commit. The caller holds ``room.lock``."""
         assert room.match is not None
         try:
             events = room.match.apply(seat, action)
         except IllegalAction as exc:
             raise Illegal(str(exc)) from None
-        await self._persist(room, events)
-        room.changed()
+        await self._commit(room, seat, action, events)
         return events
+
+    async def _commit(self, room: Room, seat: int | None, action: str,
+                      events: list[dict[str, Any]], *, started: bool = False,
+                      start_chips: list[int] | None = None) -> None:
+        """Make an applied step durable, then show it. If it cannot be written the
+        room stops: nobody sees a state that a restart would not bring back."""
+        match = room.match
+        assert match is not None
+        deals = [self._deal_record(room, match, e) for e in events
+                 if e.get("type") in DEAL_END_EVENTS]
+        finished = (list(match.scores), list(match.winners)) if match.is_over else None
+        try:
+            await self.db.run(
+                repo.record_step, match_id=room.id, seq=room.version + 1, seat=seat,
+                action=action, events=events, snapshot=match.snapshot(), deals=deals,
+                started=started, start_chips=start_chips, finished=finished)
+        except repo.LedgerMismatch as exc:
+            log.error("room %s stopped: %s", room.id, exc)
+            room.error = ("The chip balances did not add up, so this table was stopped "
+                          "before writing anything wrong.")
+            room.changed()
+            raise Illegal(room.error) from None
+        except Exception:
+            log.exception("room %s stopped: could not save", room.id)
+            room.error = STOPPED
+            room.changed()
+            raise Illegal(room.error) from None
+        self._open_windows(room, events)
+        room.changed()
+
+    @staticmethod
+    def _deal_record(room: Room, match: Match, event: dict[str, Any]) -> repo.DealRecord:
+        result = {k: v for k, v in event.items() if k != "type"}
+        deal_no = int(event.get("deal_no") or event.get("round") or match.deal_no)
+        scores = list(event.get("chips") or event.get("totals") or event.get("scores")
+                      or match.scores)
+        if not uses_chips(match):
+            return repo.DealRecord(deal_no, result, scores)
+        return repo.DealRecord(deal_no, result, scores, transfers=event["transfers"],
+                               chips_after=event["chips"], pot_after=event["pot"],
+                               chips_total=match.options["chips"] * room.players)
+
+    # ----- challenge windows ---------------------------------------------------
+    @staticmethod
+    def _held_back(room: Room, action: str) -> float:
+        """How long the next player's own move must still wait so that everybody had
+        ``challenge_ms`` to call the liar (challenges and accepts never wait)."""
+        if action.startswith("challenge:") or action == "accept":
+            return 0.0
+        return room.window_left()
+
+    def _open_window(self, room: Room) -> None:
+        match = room.match
+        assert match is not None
+        room.window_id += 1
+        room.window_until = time.monotonic() + match.options["challenge_ms"] / 1000
+        if match.phase == "challenge":
+            self._spawn(self._accept_silent(room, room.window_id))
+
+    def _open_windows(self, room: Room, events: list[dict[str, Any]]) -> None:
+        """After a turn that can be challenged, open the window; at a round's end
+        also start the timer that accepts for everybody who stayed silent."""
+        match = room.match
+        if match is None or "challenge_ms" not in match.options or match.is_over:
+            return
+        if not any(e.get("type") in ("end", "skip", "last_card") for e in events):
+            return
+        if match.view(None).get("challenge", {}).get("open"):
+            self._open_window(room)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _accept_silent(self, room: Room, window_id: int) -> None:
+        await asyncio.sleep(room.window_left())
+        async with room.lock:
+            match = room.match
+            if match is None or room.window_id != window_id or match.phase != "challenge":
+                return
+            for seat in sorted(match.to_act()):
+                if match.phase == "challenge" and "accept" in match.legal_actions(seat):
+                    await self._apply_locked(room, seat, "accept")
+        self.wake_bots(room)
 
     # ----- bots ---------------------------------------------------------------
     def _bot_to_act(self, room: Room) -> list[int]:
@@ -218,51 +316,105 @@ class RoomService:
         if self._bot_to_act(room):
             self._bot_tasks[room.id] = asyncio.create_task(self._drive_bots(room))
 
+    @staticmethod
+    def _obliged(room: Room, seat: int) -> bool:
+        """Whether the game waits for this seat. In a challenge window the other
+        seats may call the liar but need not (silence is acceptance)."""
+        match = room.match
+        assert match is not None
+        if "challenge_ms" not in match.options:
+            return True
+        view = match.view(seat)
+        return bool(view.get("phase") == "play" and view.get("turn") == seat)
+
     async def _drive_bots(self, room: Room) -> None:
+        decided: dict[tuple[int, int], str | None] = {}  # (seat, version) -> choice
         while True:
             await asyncio.sleep(self.bot_delay)
             async with room.lock:
+                match = room.match
                 bots = self._bot_to_act(room)
-                if not bots:
+                if match is None or not bots:
                     return
-                seat = bots[0]
-                assert room.match is not None
-                legal = room.match.legal_actions(seat)
-                action = choose_action(room.game, room.match.view(seat), legal, self._bot_rng)
-                try:
-                    await self._apply_locked(room, seat, action)
-                except Exception:  # a bot must never take the room down
-                    log.exception("bot move failed game=%s", room.game)
-                    return
+                wait = 0.0
+                for seat in bots:
+                    key = (seat, room.version)
+                    if key not in decided:
+                        pick = (choose_action if self._obliged(room, seat)
+                                else choose_optional)
+                        decided[key] = pick(room.game, match.view(seat),
+                                            match.legal_actions(seat), self._bot_rng)
+                    action = decided[key]
+                    if action is None:
+                        continue
+                    wait = self._held_back(room, action)
+                    if wait > 0:
+                        continue
+                    try:
+                        await self._apply_locked(room, seat, action)
+                    except Exception:  # a bot must never take the room down
+                        log.exception("bot move failed game=%s", room.game)
+                        return
+                    break
+                else:
+                    if wait <= 0 and all(decided.get((s, room.version)) is None
+                                         for s in bots):
+                        return  # every bot stays silent: wait for the people
+            if wait > 0:
+                await asyncio.sleep(wait)
 
-    async def _persist(self, room: Room, events: list[dict[str, Any]]) -> None:
-        match = room.match
-        assert match is not None
-        for event in events:
-            if event.get("type") in ("deal_end", "round_end"):
-                result = {k: v for k, v in event.items() if k != "type"}
-                chips: dict[str, Any] = {}
-                if uses_chips(match):
-                    chips = dict(transfers=event["transfers"], chips_after=event["chips"],
-                                 pot_after=event["pot"],
-                                 chips_total=match.options["chips"] * room.players)
-                try:
-                    await self.db.run(
-                        repo.record_deal, match_id=room.id,
-                        deal_no=int(event.get("deal_no") or event.get("round")
-                                    or match.deal_no),
-                        result=result,
-                        scores_after=list(event.get("chips") or event.get("totals")
-                                          or event.get("scores") or match.scores),
-                        **chips)
-                except repo.LedgerMismatch as exc:
-                    log.error("room %s stopped: %s", room.id, exc)
-                    room.error = ("The chip balances did not add up, so this table was "
-                                  "stopped before writing anything wrong.")
-                    return
-        if match.is_over:
-            await self.db.run(repo.finish_match, match_id=room.id,
-                              final_scores=list(match.scores), winners=list(match.winners))
+    # ----- restart and idle rooms ------------------------------------------------
+    async def restore_open_rooms(self) -> int:
+        """Bring back every unfinished room exactly as it was saved: seats, token
+        hashes, names, bots, the match state, the version; restart the timers."""
+        saved = await self.db.run(repo.open_matches)
+        for m in saved:
+            room = Room(id=m.id, game=m.game, players=m.players, options=m.options,
+                        host_token_hash=m.host_token_hash, seed=m.seed, version=m.version)
+            for s in m.seats:
+                room.seats[s.seat] = Seat(index=s.seat, name=s.name, token_hash=s.token_hash,
+                                          is_bot=s.is_bot)
+            if m.snapshot is not None:
+                room.match = restore(m.snapshot)
+                if ("challenge_ms" in room.match.options and not room.match.is_over
+                        and room.match.view(None).get("challenge", {}).get("open")):
+                    self._open_window(room)  # everybody gets a fresh window
+            self.rooms[room.id] = room
+            self.wake_bots(room)
+        if saved:
+            log.info("restored %d open rooms", len(saved))
+        return len(saved)
+
+    async def sweep_idle(self) -> int:
+        """Rooms nobody has used for ``ROOM_IDLE_MINUTES`` leave memory; an
+        unfinished one is closed (its finished deals stay in the history)."""
+        now = time.monotonic()
+        gone = [r for r in self.rooms.values()
+                if not r.listeners and now - r.last_active > self.idle_seconds]
+        for room in gone:
+            async with room.lock:
+                if room.status != "finished":
+                    await self.db.run(repo.close_match, match_id=room.id)
+                self.rooms.pop(room.id, None)
+                task = self._bot_tasks.pop(room.id, None)
+                if task is not None:
+                    task.cancel()
+        if gone:
+            log.info("%d idle rooms left memory", len(gone))
+        return len(gone)
+
+    async def run_sweeper(self) -> None:
+        interval = max(0.5, min(60.0, self.idle_seconds / 4))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.sweep_idle()
+            except Exception:
+                log.exception("idle sweep failed")
+
+    async def close(self) -> None:
+        for task in [*self._tasks, *self._bot_tasks.values()]:
+            task.cancel()
 
     # ----- what a seat sees -----------------------------------------------------
     def state_for(self, room: Room, seat: int | None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from app.config import get_settings
 from app.db import repo
 from app.games import GAMES
 from app.rooms.errors import Forbidden, RoomError
+from app.web import replay
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, origin_allowed
 from app.web.render import table_context, templates
 
@@ -144,4 +145,34 @@ async def chip_ledger(room_id: str, request: Request, service: Service) -> HTMLR
     return templates.TemplateResponse(request, "ledger.html", {
         "m": match, "balances": balances, "pot": start_total - sum(balances),
         "deals": deals, "room_open": room_id in service.rooms,
+    })
+
+
+@router.get("/history/{match_id}/replay", response_class=HTMLResponse)
+async def replay_match(match_id: str, request: Request, service: Service,
+                       step: int = 0) -> HTMLResponse:
+    """Step through a finished match as the table saw it (public events only)."""
+    match = await service.db.run(repo.get_match, match_id=match_id)
+    if match is None or match.status != "finished":
+        return templates.TemplateResponse(request, "closed.html", {"history": True},
+                                          status_code=404)
+    log = await service.db.run(repo.action_log, match_id=match_id)
+    names = [s.name for s in match.seats]
+    steps = replay.build(match.game, log, names)
+    step = max(0, min(step, len(steps) - 1)) if steps else 0
+    return templates.TemplateResponse(request, "replay.html", {
+        "m": match, "steps": steps, "step": step, "current": steps[step] if steps else None,
+    })
+
+
+@router.get("/standings", response_class=HTMLResponse)
+async def standings(request: Request, service: Service,
+                    game: str = "schafkopf") -> HTMLResponse:
+    """Per game: matches played and won per player name, average points, and for
+    Mauscheln the net chips."""
+    if game not in GAMES:
+        game = "schafkopf"
+    rows = await service.db.run(repo.standings, game=game)
+    return templates.TemplateResponse(request, "standings.html", {
+        "rows": rows, "game_filter": game, "chips": game == "mauscheln",
     })

@@ -46,7 +46,7 @@ def table_context(service: RoomService, room: Room, seat: int | None,
         "room": room, "seat": seat, "is_host": is_host, "view": view, "legal": legal,
         "playable": playable, "version": state["version"], "names": room.names(),
         "info": GAMES[room.game], "order": order, "status": room.status,
-        "game": room.game,
+        "game": room.game, "window_ms": int(room.window_left() * 1000),
     }
 
 

@@ -38,12 +38,13 @@ FORBIDDEN = 4403
 
 class Connection:
     def __init__(self, ws: WebSocket, service: RoomService, room: Room, seat: int | None,
-                 is_host: bool) -> None:
+                 host_token: str | None) -> None:
         self.ws = ws
         self.service = service
         self.room = room
         self.seat = seat
-        self.is_host = is_host
+        self.host_token = host_token if room.is_host(host_token) else None
+        self.is_host = self.host_token is not None
         self.dirty = asyncio.Event()
         self.flashes: list[str] = []
         self.closed = False
@@ -56,13 +57,19 @@ class Connection:
         self.dirty.set()
 
     async def sender(self) -> None:
-        while not self.closed:
-            await self.dirty.wait()
-            self.dirty.clear()
-            flashes, self.flashes = self.flashes, []
-            async with self.room.lock:  # render only state that is already durable
-                frame = render_frame(self.service, self.room, self.seat, self.is_host)
-            await self.ws.send_text(frame + "".join(flashes))
+        try:
+            while not self.closed:
+                await self.dirty.wait()
+                self.dirty.clear()
+                flashes, self.flashes = self.flashes, []
+                async with self.room.lock:  # render only state that is already durable
+                    frame = render_frame(self.service, self.room, self.seat, self.is_host)
+                await self.ws.send_text(frame + "".join(flashes))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            if not self.closed:
+                log.exception("sending a table frame failed")
 
 
 def _parse(raw: str, limit: int) -> dict[str, Any]:
@@ -93,9 +100,8 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
         await websocket.close(code=NOT_FOUND if exc.status == 404 else FORBIDDEN,
                               reason=exc.message[:120])
         return
-    is_host = room.is_host(websocket.cookies.get(HOST_COOKIE))
     await websocket.accept()
-    conn = Connection(websocket, service, room, seat, is_host)
+    conn = Connection(websocket, service, room, seat, websocket.cookies.get(HOST_COOKIE))
     room.listeners.add(conn.notify)
     conn.dirty.set()  # the first frame: the table as it is now
     sender = asyncio.create_task(conn.sender())
@@ -136,7 +142,7 @@ async def _handle(conn: Connection, data: dict[str, Any]) -> None:
     if cmd in HOST_COMMANDS:
         if not conn.is_host:
             raise RoomError("Only the host can do that.")
-        await HOST_COMMANDS[cmd](service, room.id, room.host_token)
+        await HOST_COMMANDS[cmd](service, room.id, conn.host_token)
         return
     if "action" not in data:
         raise RoomError("That message was not understood.")

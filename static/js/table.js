@@ -27,3 +27,19 @@ document.addEventListener("change", function (e) {
   button.querySelector("[data-count]").textContent =
     n === 0 ? "no cards" : n === 1 ? "1 card" : n + " cards";
 });
+
+// Lügenbeutel: count the challenge window down. The server says how many
+// milliseconds were left when it rendered; the count runs from when it arrived.
+(function () {
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("[data-countdown-ms]").forEach(function (el) {
+      if (!el.dataset.startedAt) { el.dataset.startedAt = String(now); }
+      var left = parseInt(el.dataset.countdownMs, 10) - (now - parseInt(el.dataset.startedAt, 10));
+      var out = el.querySelector("[data-left]");
+      if (left <= 0) { el.classList.add("closed"); if (out) { out.textContent = "0.0"; } return; }
+      if (out) { out.textContent = (left / 1000).toFixed(1); }
+    });
+  }
+  setInterval(tick, 100);
+})();

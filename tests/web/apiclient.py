@@ -24,6 +24,14 @@ class Table:
         self.host_token: str = data["host_token"]
         self.tokens: list[str] = []
 
+    @classmethod
+    def attach(cls, base: str, room: str) -> Table:
+        """A second client (its own connection) for a room that already exists."""
+        table = cls.__new__(cls)
+        table.http = httpx.Client(base_url=base, timeout=10)
+        table.room, table.url, table.host_token, table.tokens = room, "", "", []
+        return table
+
     def join(self, name: str) -> tuple[int, str]:
         r = self.http.post(f"/api/rooms/{self.room}/join", json={"name": name})
         assert r.status_code == 200, r.text
