@@ -23,4 +23,4 @@ COPY --from=vendor /build/vendor ./static/vendor
 RUN mkdir -p /data
 VOLUME ["/data"]
 EXPOSE 8000
-CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:app --host 0.0.0.0 --port 8000 --ws-max-size 65536 --proxy-headers --timeout-graceful-shutdown 5"]
+CMD ["sh", "-c", "alembic upgrade head && exec uvicorn app.main:app --host 0.0.0.0 --port 8000 --ws-max-size 65536 --ws-per-message-deflate false --proxy-headers --timeout-graceful-shutdown 5"]

@@ -29,7 +29,7 @@ migrate: install
 	$(BIN)/alembic upgrade head
 
 run: install vendor migrate
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-max-size 65536 --proxy-headers
+	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-max-size 65536 --ws-per-message-deflate false --proxy-headers
 
 lint: install
 	$(BIN)/ruff check app tests bench migrations

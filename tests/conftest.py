@@ -92,7 +92,8 @@ class Server:
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--ws-max-size", "65536"],
+             "--port", str(self.port), "--ws-max-size", "65536",
+             "--ws-per-message-deflate", "false"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30
