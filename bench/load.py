@@ -360,7 +360,8 @@ async def run(args: argparse.Namespace, srv: Server) -> None:
     db_kind = "PostgreSQL" if args.database_url else "SQLite"
     print(f"load bench: Schafkopf, {args.duration:.0f} s of play, bot delay "
           f"{args.bot_delay_ms} ms, client think {args.think_ms} ms (mean), "
-          f"{'no deflate' if args.no_deflate else 'permessage-deflate'}, {db_kind}, "
+          f"{'clients offer no deflate' if args.no_deflate else 'clients offer deflate'}, "
+          f"{db_kind}, "
           f"{os.cpu_count()} CPUs")
     width = max(len(k) for k, _ in rows)
     for key, value in rows:

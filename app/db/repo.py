@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import ActionRow, DealResultRow, LedgerRow, MatchRow, SeatRow
@@ -211,11 +211,11 @@ def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, 
                 finished: tuple[list[int], list[int]] | None = None) -> None:
     """Everything one accepted action changes, in one transaction: the action and
     its public events in the log, finished deals (and their ledger rows, checked),
-    the start or the end of the match, and the snapshot to resume from."""
-    row = session.get_one(MatchRow, match_id)
-    if started:
-        row.status = "playing"
-        row.started_at = now()
+    the start or the end of the match, and the snapshot to resume from.
+
+    This runs for every action, so the common case is two plain statements (an
+    INSERT and an UPDATE) that never load the stored snapshot back."""
+    stamp = now()
     if start_chips is not None:
         record_start_chips(session, match_id=match_id, chips=start_chips)
     for deal in deals:
@@ -223,14 +223,16 @@ def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, 
                     scores_after=deal.scores_after, transfers=deal.transfers,
                     chips_after=deal.chips_after, pot_after=deal.pot_after,
                     chips_total=deal.chips_total)
+    values: dict[str, Any] = {"snapshot": snapshot, "version": seq, "last_active": stamp}
+    if started:
+        values.update(status="playing", started_at=stamp)
     if finished is not None:
-        finish_match(session, match_id=match_id, final_scores=finished[0],
-                     winners=finished[1])
-    session.add(ActionRow(match_id=match_id, seq=seq, seat=seat, action=action,
-                          events=events, created_at=now()))
-    row.snapshot = snapshot
-    row.version = seq
-    row.last_active = now()
+        values.update(status="finished", finished_at=stamp, final_scores=finished[0],
+                      winners=finished[1])
+    session.execute(insert(ActionRow).values(
+        match_id=match_id, seq=seq, seat=seat, action=action, events=events,
+        created_at=stamp))
+    session.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
 
 
 @dataclass(frozen=True)
