@@ -122,12 +122,14 @@ async def start_room(room_id: str, request: Request, service: Service) -> TableS
     return TableState(**service.state_for(service.get(room_id), None))
 
 
-@router.post("/rooms/{room_id}/bots", response_model=Joined, responses=ERRORS)
-async def add_bot(room_id: str, request: Request, service: Service) -> Joined:
-    """Seat a bot in the next free seat (host only). The bot's token is not given out:
-    ``token`` is empty."""
-    seat = await service.add_bot(room_id, bearer_token(request))
-    return Joined(seat=seat, token="")
+class BotSeated(BaseModel):
+    seat: int
+
+
+@router.post("/rooms/{room_id}/bots", response_model=BotSeated, responses=ERRORS)
+async def add_bot(room_id: str, request: Request, service: Service) -> BotSeated:
+    """Seat a bot in the next free seat (host only)."""
+    return BotSeated(seat=await service.add_bot(room_id, bearer_token(request)))
 
 
 @router.post("/rooms/{room_id}/end", response_model=TableState, responses=ERRORS)
