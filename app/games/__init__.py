@@ -41,8 +41,8 @@ GAMES: dict[str, GameInfo] = {
     "mauscheln": _info(
         MauschelnMatch,
         "Mauscheln",
-        "Four cards, four tricks, a pot of chips: say 'mauschel' to win two tricks, "
-        "join in or fold. Each trick takes a quarter of the pot; no trick costs a bête.",
+        "Four cards, four tricks, a pot of chips: say 'mauschel' to play, join in or fold. "
+        "Each trick takes a quarter of the pot; whoever plays and takes no trick pays a bête.",
     ),
     "luegenbeutel": _info(
         LuegenbeutelMatch,
