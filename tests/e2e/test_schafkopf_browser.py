@@ -50,7 +50,9 @@ def test_four_browsers_join_by_link_and_play_a_full_deal(
         before = version(page)
         page.click(f'button[data-action="{choice}"]')
         wait_version(pages, before)
-        if played == 5:
+        if played == 5:  # the second trick has two cards: the first is on demand
+            pages[2].click("details.last-trick summary")
+            assert pages[2].locator("details.last-trick .card").count() == 4
             for i, p in enumerate(pages):
                 p.screenshot(path=str(shots / f"table-seat{i}.png"), full_page=True)
     # the deal is over: everyone sees its result and the next deal's fresh hand
