@@ -25,7 +25,8 @@ class CreateRoom(BaseModel):
     players: int | None = Field(None, description="number of seats; default: the game's minimum")
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 11}])
     seed: int | None = Field(
-        None, description="deterministic deck (only when the server allows seeded rooms)")
+        None, ge=0, lt=2**63,
+        description="deterministic deck (only when the server allows seeded rooms)")
 
 
 class Created(BaseModel):
