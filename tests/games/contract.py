@@ -20,6 +20,18 @@ MALFORMED_ACTIONS: list[Any] = [
 ]
 
 
+def card_codes(obj: Any, codes: set[str] | frozenset[str]) -> set[str]:
+    """Every card code (a string in ``codes``) anywhere in a JSON-like value."""
+    if isinstance(obj, str):
+        return {obj} if obj in codes else set()
+    if isinstance(obj, dict):
+        return set().union(*(card_codes(k, codes) | card_codes(v, codes)
+                             for k, v in obj.items()))
+    if isinstance(obj, list):
+        return set().union(*(card_codes(v, codes) for v in obj))
+    return set()
+
+
 def random_step(m: Match, rng: random.Random) -> tuple[int, str]:
     """One random legal action of one seat that may act now."""
     seat = rng.choice(sorted(m.to_act()))

@@ -847,13 +847,7 @@ def test_a_stacked_deal_for_52_cards_is_checked_against_the_52_card_pack() -> No
 # ----- properties over random games --------------------------------------------------------
 def card_codes(obj: Any) -> set[str]:
     """Every card code anywhere in a JSON-like value."""
-    if isinstance(obj, str):
-        return {obj} if obj in ALL_CODES else set()
-    if isinstance(obj, dict):
-        return set().union(*(card_codes(k) | card_codes(v) for k, v in obj.items()))
-    if isinstance(obj, list):
-        return set().union(*(card_codes(v) for v in obj))
-    return set()
+    return contract.card_codes(obj, ALL_CODES)
 
 
 class Watcher:

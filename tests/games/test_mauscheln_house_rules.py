@@ -120,13 +120,7 @@ def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 
 def card_codes(obj: Any) -> set[str]:
     """Every card code anywhere in a JSON-like value."""
-    if isinstance(obj, str):
-        return {obj} if obj in ALL_CODES else set()
-    if isinstance(obj, dict):
-        return set().union(*(card_codes(k) | card_codes(v) for k, v in obj.items()))
-    if isinstance(obj, list):
-        return set().union(*(card_codes(v) for v in obj))
-    return set()
+    return contract.card_codes(obj, ALL_CODES)
 
 
 def in_play(hands: dict[int, str], trump: str, options: dict[str, Any]) -> MauschelnMatch:
