@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -20,6 +21,7 @@ from app.rooms.service import RoomService
 from app.web import api, pages, ws
 
 ROOT = Path(__file__).resolve().parents[1]
+MAX_BODY = 64 * 1024  # forms and JSON bodies are tiny; anything bigger is refused
 
 DESCRIPTION = """
 Stammtisch serves card tables for friends. Everything the browser does is also
@@ -67,6 +69,18 @@ def create_app(database_url: str | None = None) -> FastAPI:
             parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
         return JSONResponse({"error": "; ".join(parts) or "malformed request"},
                             status_code=422)
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next: Any) -> Response:
+        """Refuse oversized bodies before reading them; never cache a seat's table."""
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return JSONResponse({"error": f"The request is too large (at most {MAX_BODY} "
+                                          "bytes)."}, status_code=413)
+        response: Response = await call_next(request)
+        if request.url.path.startswith(("/r/", "/api/")):
+            response.headers["Cache-Control"] = "no-store"
+        return response
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:

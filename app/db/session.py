@@ -57,6 +57,8 @@ class Database:
         self.engine = make_engine(self.url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db")
+        # pages that only read (history, standings, ledgers) never queue behind writes
+        self._readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-read")
 
     def run_sync(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         """Run ``fn(session, **kwargs)`` in one transaction, on the calling thread."""
@@ -68,7 +70,13 @@ class Database:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, partial(self.run_sync, fn, **kwargs))
 
+    async def read(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        """Like ``run`` for work that only reads, on a pool of its own."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, partial(self.run_sync, fn, **kwargs))
+
     def close(self) -> None:
+        self._readers.shutdown(wait=True)
         self._executor.shutdown(wait=True)
         self.engine.dispose()
 

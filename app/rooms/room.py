@@ -45,6 +45,7 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     error: str | None = None
+    closed: bool = False  # left memory (idle): nothing more may be written
     # a challenge window (Lügenbeutel): until this monotonic time the next
     # player's own move is held back; ``window_id`` tells windows apart
     window_until: float = 0.0

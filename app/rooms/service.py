@@ -27,8 +27,9 @@ log = logging.getLogger("stammtisch.rooms")
 
 NAME_MAX = 24
 DEAL_END_EVENTS = ("deal_end", "round_end")
-STOPPED = ("Something went wrong while saving this table, so it was stopped to keep "
-           "everything as it was. The host can open a new table.")
+STOPPED = ("Something went wrong while saving this table, so it was stopped where it "
+           "was; the last move was not kept. Restarting the server tries again from the "
+           "last saved move.")
 
 
 def clean_name(raw: Any) -> str:
@@ -112,9 +113,16 @@ class RoomService:
         return room, host_token
 
     async def join(self, room_id: str, name: Any, *, is_bot: bool = False) -> tuple[int, str]:
+        """Seat ``name`` in the next free seat; a bot (``name`` None) gets a free
+        bot name."""
         room = self.get(room_id)
-        name = clean_name(name)
+        if not is_bot:
+            name = clean_name(name)
         async with room.lock:
+            if name is None:
+                taken = {s.name.casefold() for s in room.seats if s is not None}
+                name = next((n for n in BOT_NAMES if n.casefold() not in taken), None) or next(
+                    f"Bot {i}" for i in range(1, 99) if f"bot {i}" not in taken)
             if room.match is not None:
                 raise Forbidden("The match has already started; you can watch.")
             free = room.free_seats
@@ -140,11 +148,7 @@ class RoomService:
         """The host seats a bot in the next free seat."""
         room = self.get(room_id)
         self._check_host(room, host_token, "add bots")
-        taken = {s.name for s in room.seats if s is not None}
-        name = next((n for n in BOT_NAMES if n not in taken), None)
-        if name is None:
-            name = next(f"Bot {i}" for i in range(1, 99) if f"Bot {i}" not in taken)
-        seat, _token = await self.join(room_id, name, is_bot=True)
+        seat, _token = await self.join(room_id, None, is_bot=True)
         return seat
 
     async def start(self, room_id: str, host_token: str | None) -> None:
@@ -156,10 +160,10 @@ class RoomService:
             if room.free_seats:
                 raise BadRequest(
                     f"Waiting for {len(room.free_seats)} more player(s) before the start.")
-            room.match = new_match(room.game, room.players, room.options, seed=room.seed)
-            chips = ([room.match.options["chips"]] * room.players
-                     if uses_chips(room.match) else None)
-            await self._commit(room, None, "start", [], started=True, start_chips=chips)
+            match = new_match(room.game, room.players, room.options, seed=room.seed)
+            chips = [match.options["chips"]] * room.players if uses_chips(match) else None
+            await self._commit(room, match, None, "start", [], started=True,
+                               start_chips=chips)
         log.info("room started game=%s", room.game)
         self.wake_bots(room)
 
@@ -168,17 +172,16 @@ class RoomService:
         room = self.get(room_id)
         self._check_host(room, host_token, "end the game")
         async with room.lock:
-            match = room.match
-            end = getattr(match, "end_by_host", None)
-            if match is None or match.is_over:
+            if room.match is None or room.match.is_over:
                 raise BadRequest("There is no game running to end.")
-            if end is None:
+            if not hasattr(room.match, "end_by_host"):
                 raise BadRequest("This game ends by itself; the host cannot end it early.")
-            await self._commit(room, None, "end_game", end())
+            work = restore(room.match.snapshot())
+            await self._commit(room, work, None, "end_game", work.end_by_host())  # type: ignore[attr-defined]
 
     async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
         room = self.get(room_id)
-        if isinstance(version, str) and version.isdigit():
+        if isinstance(version, str) and version.isascii() and version.isdigit():
             version = int(version)
         if isinstance(version, bool) or not isinstance(version, int):
             raise BadRequest("An action needs the version of the view it was made from.")
@@ -192,10 +195,14 @@ class RoomService:
                     raise Illegal("The match has not started yet.")
                 if room.error:
                     raise Illegal(room.error)
+                if room.closed:
+                    raise NotFound("This table was closed.")
                 if version != room.version:
                     raise Stale("A challenge came first; have a look at the table."
                                 if held else "The table changed before your move arrived; "
                                 "here is the current table.")
+                if action not in match.legal_actions(seat):
+                    self._refuse(match, seat, action)
                 wait = self._held_back(room, action)
                 if wait <= 0:
                     events = await self._apply_locked(room, seat, action)
@@ -206,22 +213,36 @@ class RoomService:
         return events
 
     async def _apply_locked(self, room: Room, seat: int, action: str) -> list[dict[str, Any]]:
-        """Apply and commit. The caller holds ``room.lock``."""
+        """Apply and commit. The caller holds ``room.lock``.
+
+        The action is applied to a copy of the match; the room's match is replaced
+        only once the step is written, so no page, view or frame can show a state
+        that a restart would not bring back, and a failed write changes nothing."""
         assert room.match is not None
+        if action not in room.match.legal_actions(seat):
+            self._refuse(room.match, seat, action)
+        work = restore(room.match.snapshot())
         try:
-            events = room.match.apply(seat, action)
+            events = work.apply(seat, action)
         except IllegalAction as exc:
             raise Illegal(str(exc)) from None
-        await self._commit(room, seat, action, events)
+        await self._commit(room, work, seat, action, events)
         return events
 
-    async def _commit(self, room: Room, seat: int | None, action: str,
+    @staticmethod
+    def _refuse(match: Match, seat: int, action: str) -> None:
+        """Raise the engine's own readable refusal (the match stays unchanged)."""
+        try:
+            match.apply(seat, action)
+        except IllegalAction as exc:
+            raise Illegal(str(exc)) from None
+        raise AssertionError("an action outside legal_actions was applied")
+
+    async def _commit(self, room: Room, match: Match, seat: int | None, action: str,
                       events: list[dict[str, Any]], *, started: bool = False,
                       start_chips: list[int] | None = None) -> None:
-        """Make an applied step durable, then show it. If it cannot be written the
-        room stops: nobody sees a state that a restart would not bring back."""
-        match = room.match
-        assert match is not None
+        """Make a step durable, then make ``match`` the room's match and show it.
+        If it cannot be written the room stops where it was."""
         deals = [self._deal_record(room, match, e) for e in events
                  if e.get("type") in DEAL_END_EVENTS]
         finished = (list(match.scores), list(match.winners)) if match.is_over else None
@@ -241,6 +262,7 @@ class RoomService:
             room.error = STOPPED
             room.changed()
             raise Illegal(room.error) from None
+        room.match = match
         self._open_windows(room, events)
         room.changed()
 
@@ -279,9 +301,10 @@ class RoomService:
         match = room.match
         if match is None or "challenge_ms" not in match.options or match.is_over:
             return
-        if not any(e.get("type") in ("end", "skip", "last_card") for e in events):
-            return
-        if match.view(None).get("challenge", {}).get("open"):
+        is_open = match.view(None).get("challenge", {}).get("open")
+        if not is_open:
+            room.window_until = 0.0  # the turn stood or was challenged: nothing to wait for
+        elif any(e.get("type") in ("end", "skip", "last_card") for e in events):
             self._open_window(room)
 
     def _spawn(self, coro: Any) -> None:
@@ -296,8 +319,13 @@ class RoomService:
             if match is None or room.window_id != window_id or match.phase != "challenge":
                 return
             for seat in sorted(match.to_act()):
-                if match.phase == "challenge" and "accept" in match.legal_actions(seat):
-                    await self._apply_locked(room, seat, "accept")
+                current = room.match  # each accept replaces the room's match
+                if (current is not None and current.phase == "challenge"
+                        and "accept" in current.legal_actions(seat)):
+                    try:
+                        await self._apply_locked(room, seat, "accept")
+                    except Illegal:  # the room stopped (it says why); nothing to accept
+                        return
         self.wake_bots(room)
 
     # ----- bots ---------------------------------------------------------------
@@ -369,21 +397,27 @@ class RoomService:
         hashes, names, bots, the match state, the version; restart the timers."""
         saved = await self.db.run(repo.open_matches)
         for m in saved:
-            room = Room(id=m.id, game=m.game, players=m.players, options=m.options,
-                        host_token_hash=m.host_token_hash, seed=m.seed, version=m.version)
-            for s in m.seats:
-                room.seats[s.seat] = Seat(index=s.seat, name=s.name, token_hash=s.token_hash,
-                                          is_bot=s.is_bot)
-            if m.snapshot is not None:
-                room.match = restore(m.snapshot)
-                if ("challenge_ms" in room.match.options and not room.match.is_over
-                        and room.match.view(None).get("challenge", {}).get("open")):
-                    self._open_window(room)  # everybody gets a fresh window
-            self.rooms[room.id] = room
-            self.wake_bots(room)
+            try:
+                self._restore_room(m)
+            except Exception:  # one unreadable room must not keep the others closed
+                log.exception("room %s could not be restored", m.id)
         if saved:
             log.info("restored %d open rooms", len(saved))
         return len(saved)
+
+    def _restore_room(self, m: repo.OpenMatch) -> None:
+        room = Room(id=m.id, game=m.game, players=m.players, options=m.options,
+                    host_token_hash=m.host_token_hash, seed=m.seed, version=m.version)
+        for s in m.seats:
+            room.seats[s.seat] = Seat(index=s.seat, name=s.name, token_hash=s.token_hash,
+                                      is_bot=s.is_bot)
+        if m.snapshot is not None:
+            room.match = restore(m.snapshot)
+            if ("challenge_ms" in room.match.options and not room.match.is_over
+                    and room.match.view(None).get("challenge", {}).get("open")):
+                self._open_window(room)  # everybody gets a fresh window
+        self.rooms[room.id] = room
+        self.wake_bots(room)
 
     async def sweep_idle(self) -> int:
         """Rooms nobody has used for ``ROOM_IDLE_MINUTES`` leave memory; an
@@ -395,6 +429,7 @@ class RoomService:
             async with room.lock:
                 if room.status != "finished":
                     await self.db.run(repo.close_match, match_id=room.id)
+                room.closed = True
                 self.rooms.pop(room.id, None)
                 task = self._bot_tasks.pop(room.id, None)
                 if task is not None:

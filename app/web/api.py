@@ -36,7 +36,7 @@ class Created(BaseModel):
 
 
 class Join(BaseModel):
-    name: str = Field(examples=["Vroni"])
+    name: str = Field(max_length=200, examples=["Vroni"])
 
 
 class Joined(BaseModel):
@@ -45,7 +45,7 @@ class Joined(BaseModel):
 
 
 class Action(BaseModel):
-    action: str = Field(examples=["play:EO"])
+    action: str = Field(max_length=200, examples=["play:EO"])
     version: int
 
 

@@ -114,14 +114,14 @@ async def join_form(room_id: str, request: Request, service: Service,
 async def history(request: Request, service: Service, game: str | None = None) -> HTMLResponse:
     if game is not None and game not in GAMES:
         game = None
-    matches = await service.db.run(repo.finished_matches, game=game, limit=200)
+    matches = await service.db.read(repo.finished_matches, game=game, limit=200)
     return templates.TemplateResponse(request, "history.html",
                                       {"matches": matches, "game_filter": game})
 
 
 @router.get("/history/{match_id}", response_class=HTMLResponse)
 async def history_match(match_id: str, request: Request, service: Service) -> HTMLResponse:
-    match = await service.db.run(repo.get_match, match_id=match_id)
+    match = await service.db.read(repo.get_match, match_id=match_id)
     if match is None or match.status != "finished":
         return templates.TemplateResponse(request, "closed.html", {"history": True},
                                           status_code=404)
@@ -131,10 +131,10 @@ async def history_match(match_id: str, request: Request, service: Service) -> HT
 @router.get("/r/{room_id}/ledger", response_class=HTMLResponse)
 async def chip_ledger(room_id: str, request: Request, service: Service) -> HTMLResponse:
     """Balances, pot and every transfer of a chips game, straight from the ledger."""
-    match = await service.db.run(repo.get_match, match_id=room_id)
+    match = await service.db.read(repo.get_match, match_id=room_id)
     if match is None:
         return templates.TemplateResponse(request, "closed.html", {}, status_code=404)
-    rows = await service.db.run(repo.ledger, match_id=room_id)
+    rows = await service.db.read(repo.ledger, match_id=room_id)
     balances = [0] * match.players
     for row in rows:
         balances[row.seat] += row.amount
@@ -152,11 +152,11 @@ async def chip_ledger(room_id: str, request: Request, service: Service) -> HTMLR
 async def replay_match(match_id: str, request: Request, service: Service,
                        step: int = 0) -> HTMLResponse:
     """Step through a finished match as the table saw it (public events only)."""
-    match = await service.db.run(repo.get_match, match_id=match_id)
+    match = await service.db.read(repo.get_match, match_id=match_id)
     if match is None or match.status != "finished":
         return templates.TemplateResponse(request, "closed.html", {"history": True},
                                           status_code=404)
-    log = await service.db.run(repo.action_log, match_id=match_id)
+    log = await service.db.read(repo.action_log, match_id=match_id)
     names = [s.name for s in match.seats]
     steps = replay.build(match.game, log, names)
     step = max(0, min(step, len(steps) - 1)) if steps else 0
@@ -172,7 +172,7 @@ async def standings(request: Request, service: Service,
     Mauscheln the net chips."""
     if game not in GAMES:
         game = "schafkopf"
-    rows = await service.db.run(repo.standings, game=game)
+    rows = await service.db.read(repo.standings, game=game)
     return templates.TemplateResponse(request, "standings.html", {
         "rows": rows, "game_filter": game, "chips": game == "mauscheln",
     })

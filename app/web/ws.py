@@ -63,7 +63,12 @@ class Connection:
                 self.dirty.clear()
                 flashes, self.flashes = self.flashes, []
                 async with self.room.lock:  # render only state that is already durable
-                    frame = render_frame(self.service, self.room, self.seat, self.is_host)
+                    try:
+                        frame = render_frame(self.service, self.room, self.seat, self.is_host)
+                    except Exception:  # keep the socket alive; the next state may draw
+                        log.exception("drawing the table failed game=%s", self.room.game)
+                        frame = render_flash("The table could not be drawn; "
+                                             "reload the page if it stays like this.")
                 await self.ws.send_text(frame + "".join(flashes))
         except asyncio.CancelledError:
             raise
@@ -119,6 +124,9 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
                 await _handle(conn, _parse(raw, limit))
             except RoomError as exc:
                 conn.flash(exc.message)
+            except Exception:  # never let one odd message end the connection
+                log.exception("a table message failed")
+                conn.flash("That did not work; nothing was changed.")
     except WebSocketDisconnect:
         pass
     finally:
@@ -139,6 +147,8 @@ HOST_COMMANDS = {
 async def _handle(conn: Connection, data: dict[str, Any]) -> None:
     room, service = conn.room, conn.service
     cmd = data.get("cmd")
+    if cmd is not None and not isinstance(cmd, str):
+        raise RoomError("That message was not understood.")
     if cmd in HOST_COMMANDS:
         if not conn.is_host:
             raise RoomError("Only the host can do that.")

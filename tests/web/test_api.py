@@ -108,3 +108,18 @@ def test_room_creation_and_joining_are_validated(server: Server) -> None:
     assert any(g["name"] == "schafkopf" and g["min_players"] == 4 for g in games)
     assert http.get("/docs").status_code == 200
     assert "/api/rooms/{room_id}/actions" in http.get("/openapi.json").json()["paths"]
+
+
+def test_huge_bodies_are_refused_and_tables_are_never_cached(server: Server) -> None:
+    table = Table(server.base, "schafkopf")
+    r = table.http.post(f"/api/rooms/{table.room}/join",
+                        content=b'{"name": "' + b"x" * 100_000 + b'"}',
+                        headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "too large" in r.json()["error"]
+    r = table.http.post(f"/api/rooms/{table.room}/join", json={"name": "y" * 300})
+    assert r.status_code == 422
+    _, token = table.join("Anna")
+    r = table.http.get(f"/api/rooms/{table.room}/view",
+                       headers={"Authorization": f"Bearer {token}"})
+    assert r.headers["cache-control"] == "no-store"
+    assert httpx.get(f"{server.base}/r/{table.room}").headers["cache-control"] == "no-store"

@@ -96,6 +96,8 @@ def test_stale_version_and_double_submit_are_refused_and_change_nothing(
     "not json", "[1, 2]", json.dumps({"version": 1}), json.dumps({"action": 5, "version": 1}),
     json.dumps({"action": "play:EO", "version": "x"}), json.dumps({"cmd": "start"}),
     "x" * 5000, json.dumps({"action": "play:EO<script>", "version": 2}),
+    json.dumps({"cmd": []}), json.dumps({"action": "play:EO", "version": "²"}),
+    json.dumps({"action": "exchange", "discard": {"a": 1}, "version": 2}),
 ])
 def test_malformed_and_huge_frames_get_an_error_and_change_nothing(
         sqlite_server: Server, payload: str) -> None:
