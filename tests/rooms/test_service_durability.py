@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -17,6 +18,13 @@ from app.rooms.service import RoomService
 from tests.conftest import migrate
 
 T = TypeVar("T")
+
+
+def run(coro: Any) -> None:
+    """Run a scenario on a loop of its own thread (the browser tests keep a loop
+    running on the main thread for the whole session)."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coro).result()
 
 
 class GatedDatabase(Database):
@@ -70,7 +78,7 @@ def test_a_step_being_written_is_not_shown_yet(service: RoomService) -> None:
         assert after["view"]["trick"] == [{"seat": 0, "card": legal[0][5:]}]
         db.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_step_that_cannot_be_written_changes_nothing(service: RoomService) -> None:
@@ -92,7 +100,7 @@ def test_a_step_that_cannot_be_written_changes_nothing(service: RoomService) -> 
         assert saved[0].version == before["version"]
         db.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_bots_get_a_free_name_whatever_the_case_of_the_players(service: RoomService) -> None:
@@ -105,4 +113,4 @@ def test_bots_get_a_free_name_whatever_the_case_of_the_players(service: RoomServ
         assert len({n.casefold() for n in names}) == 4
         service.db.close()
 
-    asyncio.run(scenario())
+    run(scenario())
