@@ -10,12 +10,20 @@ inverse, with no per-game serialisation code to get wrong.
 from __future__ import annotations
 
 import copy
+import json
 import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 SNAPSHOT_FORMAT = 1
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of JSON-native data. State, views and events are JSON by
+    contract (the snapshot round-trip tests hold every engine to it), and a JSON
+    round trip copies them about three times faster than ``copy.deepcopy``."""
+    return json.loads(json.dumps(value))
 
 
 class IllegalAction(ValueError):
@@ -214,7 +222,8 @@ class Match:
         if action not in legal:
             raise IllegalAction(self.explain_illegal(seat, action, legal))
         # a copy: events and views must not alias the match state (or module constants)
-        return copy.deepcopy(self._apply(seat, action))
+        events: list[dict[str, Any]] = _clone(self._apply(seat, action))
+        return events
 
     def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
         """A readable reason why ``action`` is refused. Games refine this."""
@@ -227,7 +236,8 @@ class Match:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         if seat is not None:
             seat = self._check_seat(seat)
-        return copy.deepcopy(self._view(seat))
+        view: dict[str, Any] = _clone(self._view(seat))
+        return view
 
     # ----- randomness and dealing ----------------------------------------
     @property
@@ -251,7 +261,7 @@ class Match:
 
     # ----- snapshots -------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
-        state = {k: copy.deepcopy(v) for k, v in vars(self).items() if k != "_rng"}
+        state = _clone({k: v for k, v in vars(self).items() if k != "_rng"})
         return {
             "format": SNAPSHOT_FORMAT,
             "game": self.name,
@@ -262,7 +272,20 @@ class Match:
     @classmethod
     def from_snapshot(cls, snap: dict[str, Any]) -> Match:
         match = cls.__new__(cls)
-        for key, value in snap["state"].items():
-            setattr(match, key, copy.deepcopy(value))
+        for key, value in _clone(snap["state"]).items():
+            setattr(match, key, value)
         match._rng = _rng_from_state(snap["rng"])
         return match
+
+    def copy(self) -> Match:
+        """An independent match in the same state (the server applies each action to
+        a copy and keeps it only once the step is written)."""
+        twin = self.__class__.__new__(self.__class__)
+        for key, value in _clone({k: v for k, v in vars(self).items() if k != "_rng"}).items():
+            setattr(twin, key, value)
+        if isinstance(self._rng, secrets.SystemRandom):
+            twin._rng = self._rng  # no state to copy
+        else:
+            twin._rng = random.Random()
+            twin._rng.setstate(self._rng.getstate())
+        return twin

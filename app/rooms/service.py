@@ -176,7 +176,7 @@ class RoomService:
                 raise BadRequest("There is no game running to end.")
             if not hasattr(room.match, "end_by_host"):
                 raise BadRequest("This game ends by itself; the host cannot end it early.")
-            work = restore(room.match.snapshot())
+            work = room.match.copy()
             await self._commit(room, work, None, "end_game", work.end_by_host())  # type: ignore[attr-defined]
 
     async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
@@ -221,7 +221,7 @@ class RoomService:
         assert room.match is not None
         if action not in room.match.legal_actions(seat):
             self._refuse(room.match, seat, action)
-        work = restore(room.match.snapshot())
+        work = room.match.copy()
         try:
             events = work.apply(seat, action)
         except IllegalAction as exc:

@@ -330,3 +330,35 @@ def test_engines_import_no_web_database_room_or_bot_code(path: Path) -> None:
         for banned in FORBIDDEN_IMPORTS:
             assert module != banned and not module.startswith(banned + "."), \
                 f"{path.name} imports {module}"
+
+
+@pytest.mark.parametrize("seeded", [True, False], ids=["seeded", "unseeded"])
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_copy_is_independent_and_a_seeded_copy_plays_on_identically(
+        name: str, seeded: bool) -> None:
+    info = GAMES[name]
+    m = new_match(name, info.min_players, {"dealer": 0}, seed=5 if seeded else None)
+    rng = random.Random(8)
+    for _ in range(30):
+        if m.is_over:
+            break
+        seat, action = contract.random_step(m, rng)
+        m.apply(seat, action)
+    before = contract.state_of(m)
+    twin = m.copy()
+    assert contract.state_of(twin) == before
+    steps = random.Random(3)
+    for _ in range(200):
+        if twin.is_over:
+            break
+        seat, action = contract.random_step(twin, steps)
+        twin.apply(seat, action)
+    assert contract.state_of(m) == before, "playing the copy leaves the original alone"
+    if seeded:
+        replay = random.Random(3)
+        for _ in range(200):
+            if m.is_over:
+                break
+            seat, action = contract.random_step(m, replay)
+            m.apply(seat, action)
+        assert contract.state_of(m) == contract.state_of(twin)
