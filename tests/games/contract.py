@@ -39,6 +39,14 @@ def random_step(m: Match, rng: random.Random) -> tuple[int, str]:
     return seat, action
 
 
+def advance(m: Match, rng: random.Random, steps: int) -> None:
+    """Play up to ``steps`` random legal actions (fewer if the match ends)."""
+    for _ in range(steps):
+        if m.is_over:
+            return
+        m.apply(*random_step(m, rng))
+
+
 def play_random(m: Match, rng: random.Random, max_steps: int = 20_000,
                 until: Any = None) -> list[tuple[int, str]]:
     """Play random legal actions until the match is over (or ``until(m)`` is true)."""

@@ -239,10 +239,7 @@ def test_snapshot_json_restore_continues_identically(name: str, players: int) ->
     m = new_match(name, players, quick_options(name), seed=players)
     rng = random.Random(players)
     for stop in (0, 13, 50):
-        for _ in range(stop):
-            if m.is_over:
-                break
-            m.apply(*contract.random_step(m, rng))
+        contract.advance(m, rng, stop)
         contract.check_snapshot_roundtrip(m, stop, steps=150)
 
 

@@ -544,10 +544,7 @@ def test_illegal_and_malformed_actions_raise_and_change_nothing(
         seed: int, pick: int, stop: int) -> None:
     m = new_match("schafkopf", 4, {"target": 2}, seed=seed)
     rng = random.Random(pick)
-    for _ in range(stop):
-        if m.is_over:
-            break
-        m.apply(*contract.random_step(m, rng))
+    contract.advance(m, rng, stop)
     contract.check_illegal_and_malformed(m, rng)
 
 
@@ -604,10 +601,7 @@ def test_other_spellings_of_a_legal_play_are_refused(spelling: str) -> None:
 def test_snapshot_json_restore_continues_identically(seed: int, pick: int, stop: int) -> None:
     m = new_match("schafkopf", 4, {"target": 3}, seed=seed)
     rng = random.Random(pick)
-    for _ in range(stop):
-        if m.is_over:
-            break
-        m.apply(*contract.random_step(m, rng))
+    contract.advance(m, rng, stop)
     contract.check_snapshot_roundtrip(m, pick, steps=80)  # crosses into later deals
 
 
