@@ -43,3 +43,18 @@ document.addEventListener("change", function (e) {
   }
   setInterval(tick, 100);
 })();
+
+// Every push redraws the table; a <details> the player opened (last trick, all
+// deals, skip) stays open across pushes.
+(function () {
+  var open = {};
+  document.addEventListener("toggle", function (e) {
+    var key = e.target && e.target.dataset && e.target.dataset.keep;
+    if (key) { open[key] = e.target.open; }
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    document.querySelectorAll("details[data-keep]").forEach(function (d) {
+      if (open[d.dataset.keep] === true) { d.open = true; }
+    });
+  });
+})();

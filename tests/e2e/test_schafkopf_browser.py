@@ -50,6 +50,8 @@ def test_four_browsers_join_by_link_and_play_a_full_deal(
         before = version(page)
         page.click(f'button[data-action="{choice}"]')
         wait_version(pages, before)
+        if played == 6:  # a push redrew the table; the opened last trick stays open
+            assert pages[2].locator("details.last-trick").get_attribute("open") is not None
         if played == 5:  # the second trick has two cards: the first is on demand
             pages[2].click("details.last-trick summary")
             assert pages[2].locator("details.last-trick .card").count() == 4
