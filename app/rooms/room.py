@@ -44,6 +44,7 @@ class Room:
     last_active: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
+    present: dict[int, int] = field(default_factory=dict)  # seat -> open connections
     error: str | None = None
     closed: bool = False  # left memory (idle): nothing more may be written
     # a challenge window (Lügenbeutel): until this monotonic time the next
@@ -93,5 +94,26 @@ class Room:
         """Bump the version and tell every listener (each renders its own view)."""
         self.version += 1
         self.touch()
+        self._tell()
+
+    def _tell(self) -> None:
         for listener in list(self.listeners):
             listener(self)
+
+    def arrive(self, seat: int | None) -> None:
+        """A connection for ``seat`` opened: the others see who is at the table.
+        Presence is not game state, so the version stays (no move becomes stale)."""
+        if seat is not None:
+            self.present[seat] = self.present.get(seat, 0) + 1
+            self._tell()
+
+    def leave(self, seat: int | None) -> None:
+        if seat is not None and self.present.get(seat):
+            self.present[seat] -= 1
+            if not self.present[seat]:
+                del self.present[seat]
+            self._tell()
+
+    def is_present(self, seat: int) -> bool:
+        player = self.seats[seat]
+        return bool(player and (player.is_bot or self.present.get(seat)))

@@ -108,6 +108,7 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
     await websocket.accept()
     conn = Connection(websocket, service, room, seat, websocket.cookies.get(HOST_COOKIE))
     room.listeners.add(conn.notify)
+    room.arrive(seat)
     conn.dirty.set()  # the first frame: the table as it is now
     sender = asyncio.create_task(conn.sender())
     limit = get_settings().max_message_bytes
@@ -132,6 +133,7 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
     finally:
         conn.closed = True
         room.listeners.discard(conn.notify)
+        room.leave(seat)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender

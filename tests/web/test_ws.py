@@ -176,3 +176,23 @@ def test_reload_restores_the_seat_and_names_are_escaped(sqlite_server: Server) -
                   headers={"Origin": "https://evil.example"})
     assert r.status_code == 403
     assert http.get("/r/doesnotexist").status_code == 404
+
+
+def test_the_others_see_who_is_at_the_table_without_any_move_going_stale(
+        sqlite_server: Server) -> None:
+    table, seats = _seated(sqlite_server)
+    watcher = open_socket(sqlite_server.ws_base, table.room, seats[1][1])
+    first = str(watcher.recv(timeout=5))
+    version = frame_version(first)
+
+    def plate(frame: str, seat: int) -> str:
+        return frame.split(f'data-seat="{seat}"', 1)[1].split("</div>", 1)[0]
+
+    assert "not connected" in plate(first, 0)
+    anna = open_socket(sqlite_server.ws_base, table.room, seats[0][1])
+    here = recv_until(watcher, lambda f: "at the table" in plate(f, 0))
+    assert frame_version(here) == version, "presence is not a move"
+    anna.close()
+    recv_until(watcher, lambda f: "not connected" in plate(f, 0))
+    assert table.view()["version"] == version
+    watcher.close()
