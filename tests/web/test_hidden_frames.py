@@ -79,6 +79,11 @@ def test_set_aside_beutelschneider_cards_are_in_no_frame(sqlite_server: Server) 
             checked += 1
             assert not titles & set(TITLE_RE.findall(frame))
     assert checked >= 4 * 30, "every seat and the spectator saw the whole hand"
+    log = sqlite_server.log_path.read_text()
+    assert "room started" in log
+    for code in removed:  # the server's own log names no card at all
+        assert face("beutelschneider", code).title not in log
+        assert f"play:{code}" not in log
 
 
 def test_luegenbeutel_frames_show_own_hand_and_turned_over_cards_only(
