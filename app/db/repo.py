@@ -83,12 +83,6 @@ def add_seat(session: Session, *, match_id: str, seat: int, name: str, token: st
         row.last_active = now()
 
 
-def mark_started(session: Session, *, match_id: str) -> None:
-    row = session.get_one(MatchRow, match_id)
-    row.status = "playing"
-    row.started_at = now()
-
-
 class LedgerMismatch(Exception):
     """Balances and pot would not add up: nothing is written."""
 

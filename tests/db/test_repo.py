@@ -18,7 +18,8 @@ def test_a_match_is_stored_from_creation_to_final_score(db_url: str) -> None:
         for seat, name in enumerate(["Anna", "Bert", "Cilli", "Done"]):
             db.run_sync(repo.add_seat, match_id="room1", seat=seat, name=name,
                         token=f"tok{seat}")
-        db.run_sync(repo.mark_started, match_id="room1")
+        db.run_sync(repo.record_step, match_id="room1", seq=5, seat=None, action="start",
+                    events=[], snapshot={"state": {}}, deals=[], started=True)
         assert db.run_sync(repo.finished_matches) == []
         db.run_sync(repo.record_deal, match_id="room1", deal_no=1,
                     result={"points": [91, 29], "units": [2, 0]}, scores_after=[2, 0, 2, 0])
