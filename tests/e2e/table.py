@@ -69,3 +69,14 @@ def click_one(pages: list[Any], choose: Any) -> tuple[Any, str]:
     page.click(f'[data-action="{action}"]')
     wait_version(pages, before)
     return page, action
+
+
+def table_contexts(browser: Any, desktops: int, width: int = 1000) -> list[Any]:
+    """Browser contexts for the friends at a table: ``desktops`` desktops and, last,
+    one phone (390 px, touch), so every browser test also plays on a phone."""
+    contexts = [browser.new_context(viewport={"width": width, "height": 800})
+                for _ in range(desktops)]
+    contexts.append(browser.new_context(viewport={"width": 390, "height": 844},
+                                        device_scale_factor=2, is_mobile=True, has_touch=True))
+    return contexts
+

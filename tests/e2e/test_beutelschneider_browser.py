@@ -7,14 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Server
-from tests.e2e.table import click_one, open_table, seat_everyone
+from tests.e2e.table import click_one, open_table, seat_everyone, table_contexts
 
 
 def test_three_browsers_play_a_full_hand(browser: Any, sqlite_server: Server,
                                          shots: Path) -> None:
-    contexts = [browser.new_context(viewport={"width": 1000, "height": 800}) for _ in range(2)]
-    contexts.append(browser.new_context(viewport={"width": 390, "height": 844},
-                                        device_scale_factor=2, is_mobile=True, has_touch=True))
+    contexts = table_contexts(browser, 2)
     pages = [c.new_page() for c in contexts]
     url = open_table(pages[0], sqlite_server.base, "beutelschneider", players=3)
     seat_everyone(pages, url, ["Anna", "Bert", "Cilli"])

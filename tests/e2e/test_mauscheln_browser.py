@@ -8,14 +8,19 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Server
-from tests.e2e.table import click_one, clickable_actions, open_table, seat_everyone, version
+from tests.e2e.table import (
+    click_one,
+    clickable_actions,
+    open_table,
+    seat_everyone,
+    table_contexts,
+    version,
+)
 
 
 def test_three_browsers_bid_exchange_and_play_four_tricks(
         browser: Any, sqlite_server: Server, shots: Path) -> None:
-    contexts = [browser.new_context(viewport={"width": 1000, "height": 800}) for _ in range(2)]
-    contexts.append(browser.new_context(viewport={"width": 390, "height": 844},
-                                        device_scale_factor=2, is_mobile=True, has_touch=True))
+    contexts = table_contexts(browser, 2)
     pages = [c.new_page() for c in contexts]
     url = open_table(pages[0], sqlite_server.base, "mauscheln", players=3)
     seat_everyone(pages, url, ["Anna", "Bert", "Cilli"])

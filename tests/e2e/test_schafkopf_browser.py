@@ -7,14 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Server
-from tests.e2e.table import clickable_actions, join, version, wait_version
+from tests.e2e.table import clickable_actions, join, table_contexts, version, wait_version
 
 
 def test_four_browsers_join_by_link_and_play_a_full_deal(
         browser: Any, sqlite_server: Server, shots: Path) -> None:
-    contexts = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in range(3)]
-    contexts.append(browser.new_context(viewport={"width": 390, "height": 844},
-                                        device_scale_factor=2, is_mobile=True, has_touch=True))
+    contexts = table_contexts(browser, 3, width=1100)
     pages = [c.new_page() for c in contexts]
     host = pages[0]
     host.goto(sqlite_server.base + "/")

@@ -39,6 +39,15 @@ def random_step(m: Match, rng: random.Random) -> tuple[int, str]:
     return seat, action
 
 
+def act(m: Match, moves: str) -> list[dict[str, Any]]:
+    """Apply moves written as ``seat:action`` separated by spaces."""
+    events: list[dict[str, Any]] = []
+    for move in moves.split():
+        seat, action = move.split(":", 1)
+        events += m.apply(int(seat), action)
+    return events
+
+
 def advance(m: Match, rng: random.Random, steps: int) -> None:
     """Play up to ``steps`` random legal actions (fewer if the match ends)."""
     for _ in range(steps):

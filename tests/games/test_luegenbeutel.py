@@ -19,6 +19,7 @@ from app.games import GAMES, IllegalAction, Match, new_match, restore
 from app.games.luegenbeutel import DECK, LuegenbeutelMatch, shuffled_deal
 from tests.games import golden
 from tests.games.contract import (
+    advance,
     assert_refused_unchanged,
     check_illegal_and_malformed,
     check_snapshot_roundtrip,
@@ -854,11 +855,7 @@ def test_illegal_and_malformed_actions_raise_and_change_nothing(
         seed: int, players: int, options: dict[str, Any], steps: int) -> None:
     m = new_match(GAME, players, options, seed=seed)
     rng = random.Random(seed)
-    for _ in range(steps):
-        if m.is_over:
-            break
-        seat, action = random_step(m, rng)
-        m.apply(seat, action)
+    advance(m, rng, steps)
     check_illegal_and_malformed(m, rng)
     for seat in range(players):
         for bad in ("lay:X", "lay:1 ", "challenge:0", "challenge:99", "challenge:all",
@@ -874,11 +871,7 @@ def test_snapshot_to_json_and_restore_continues_identically(
         seed: int, players: int, options: dict[str, Any], steps: int) -> None:
     m = new_match(GAME, players, options, seed=seed)
     rng = random.Random(seed)
-    for _ in range(steps):
-        if m.is_over:
-            break
-        seat, action = random_step(m, rng)
-        m.apply(seat, action)
+    advance(m, rng, steps)
     check_snapshot_roundtrip(m, seed, 80)
 
 

@@ -91,13 +91,7 @@ def filler(players: int, seats: list[int], rng_seed: int = 0) -> dict[str, Any]:
     return {"hands": hands, "trump": pack[0], "stock": pack[1:]}
 
 
-def act(m: Match, moves: str) -> list[dict[str, Any]]:
-    """Apply moves written as ``seat:action`` separated by spaces."""
-    events: list[dict[str, Any]] = []
-    for move in moves.split():
-        seat, action = move.split(":", 1)
-        events += m.apply(int(seat), action)
-    return events
+act = contract.act
 
 
 def pass_until(m: Match, deal_no: int) -> None:

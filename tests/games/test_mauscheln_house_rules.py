@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.games import GAMES, IllegalAction, Match, new_match, restore
+from app.games import GAMES, IllegalAction, new_match, restore
 from app.games.mauscheln import MauschelnMatch
 from tests.games import contract
 
@@ -105,13 +105,7 @@ def mauscheln(players: int, options: dict[str, Any] | None = None, seed: int | N
     return m
 
 
-def act(m: Match, moves: str) -> list[dict[str, Any]]:
-    """Apply moves written as ``seat:action`` separated by spaces."""
-    events: list[dict[str, Any]] = []
-    for move in moves.split():
-        seat, action = move.split(":", 1)
-        events += m.apply(int(seat), action)
-    return events
+act = contract.act
 
 
 def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
