@@ -114,6 +114,19 @@ class Room:
                 del self.present[seat]
             self._tell()
 
+    def state(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see: ``{"version", "view", "legal",
+        "seats", "status"}``, as the API returns it and the table renders it."""
+        if self.match is None:
+            view: dict[str, Any] = {"game": self.game, "phase": "waiting", "seat": seat,
+                                    "players": self.players}
+            legal: list[str] = []
+        else:
+            view = self.match.view(seat)
+            legal = self.match.legal_actions(seat) if seat is not None else []
+        return {"version": self.version, "view": view, "legal": legal,
+                "seats": self.names(), "status": self.status}
+
     def is_present(self, seat: int) -> bool:
         player = self.seats[seat]
         return bool(player and (player.is_bot or self.present.get(seat)))

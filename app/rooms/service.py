@@ -450,16 +450,3 @@ class RoomService:
     async def close(self) -> None:
         for task in [*self._tasks, *self._bot_tasks.values()]:
             task.cancel()
-
-    # ----- what a seat sees -----------------------------------------------------
-    def state_for(self, room: Room, seat: int | None) -> dict[str, Any]:
-        """``{"version", "view", "legal"}`` as the API returns it."""
-        if room.match is None:
-            view: dict[str, Any] = {"game": room.game, "phase": "waiting", "seat": seat,
-                                    "players": room.players}
-            legal: list[str] = []
-        else:
-            view = room.match.view(seat)
-            legal = room.match.legal_actions(seat) if seat is not None else []
-        return {"version": room.version, "view": view, "legal": legal,
-                "seats": room.names(), "status": room.status}

@@ -120,7 +120,7 @@ async def join_room(room_id: str, body: Join, service: Service) -> Joined:
 async def start_room(room_id: str, request: Request, service: Service) -> TableState:
     """Start the match (host only, every seat taken). Returns the spectator view."""
     await service.start(room_id, bearer_token(request))
-    return TableState(**service.state_for(service.get(room_id), None))
+    return TableState(**service.get(room_id).state(None))
 
 
 class BotSeated(BaseModel):
@@ -138,7 +138,7 @@ async def end_room(room_id: str, request: Request, service: Service) -> TableSta
     """End a game that has no natural end, such as Mauscheln (host only): the deal in
     progress is called off and the most chips win."""
     await service.end_match(room_id, bearer_token(request))
-    return TableState(**service.state_for(service.get(room_id), None))
+    return TableState(**service.get(room_id).state(None))
 
 
 @router.get("/rooms/{room_id}/view", response_model=TableState, responses=ERRORS)
@@ -146,7 +146,7 @@ async def room_view(room_id: str, request: Request, service: Service) -> TableSt
     """The view of the seat whose token is given, or the spectator view without one."""
     room = service.get(room_id)
     seat = service.seat_for(room, bearer_token(request))
-    return TableState(**service.state_for(room, seat))
+    return TableState(**room.state(seat))
 
 
 @router.post("/rooms/{room_id}/actions", response_model=TableState, responses=ERRORS)
@@ -161,4 +161,4 @@ async def room_action(room_id: str, body: Action, request: Request,
     seat = service.seat_for(room, token)
     assert seat is not None
     await service.act(room_id, seat, body.action, body.version)
-    return TableState(**service.state_for(room, seat))
+    return TableState(**room.state(seat))

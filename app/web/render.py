@@ -16,7 +16,6 @@ from markupsafe import Markup
 
 from app.games import GAMES
 from app.rooms.room import Room
-from app.rooms.service import RoomService
 from app.web.cards import face, is_trump, suit_label
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,9 +32,8 @@ def _vals(**values: Any) -> Markup:
 env.globals["vals"] = _vals
 
 
-def table_context(service: RoomService, room: Room, seat: int | None,
-                  is_host: bool) -> dict[str, Any]:
-    state = service.state_for(room, seat)
+def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]:
+    state = room.state(seat)
     view = state["view"]
     legal = state["legal"]
     playable = {a[5:]: a for a in legal if a.startswith("play:")}
@@ -50,8 +48,8 @@ def table_context(service: RoomService, room: Room, seat: int | None,
     }
 
 
-def render_frame(service: RoomService, room: Room, seat: int | None, is_host: bool) -> str:
-    ctx = table_context(service, room, seat, is_host)
+def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
+    ctx = table_context(room, seat, is_host)
     return env.get_template("table/frame.html").render(ctx, oob=True)
 
 

@@ -64,7 +64,7 @@ class Connection:
                 flashes, self.flashes = self.flashes, []
                 async with self.room.lock:  # render only state that is already durable
                     try:
-                        frame = render_frame(self.service, self.room, self.seat, self.is_host)
+                        frame = render_frame(self.room, self.seat, self.is_host)
                     except Exception:  # keep the socket alive; the next state may draw
                         log.exception("drawing the table failed game=%s", self.room.game)
                         frame = render_flash("The table could not be drawn; "

@@ -62,18 +62,18 @@ def test_a_step_being_written_is_not_shown_yet(service: RoomService) -> None:
     async def scenario() -> None:
         room_id, _ = await _started(service)
         room = service.get(room_id)
-        before = service.state_for(room, 1)
+        before = room.state(1)
         db = service.db
         assert isinstance(db, GatedDatabase)
         db.gate = asyncio.Event()
-        legal = service.state_for(room, 0)["legal"]
+        legal = room.state(0)["legal"]
         move = asyncio.create_task(service.act(room_id, 0, legal[0], room.version))
         await asyncio.sleep(0.05)
         assert not move.done()
-        assert service.state_for(room, 1) == before, "nothing shows before it is written"
+        assert room.state(1) == before, "nothing shows before it is written"
         db.gate.set()
         await move
-        after = service.state_for(room, 1)
+        after = room.state(1)
         assert after["version"] == before["version"] + 1
         assert after["view"]["trick"] == [{"seat": 0, "card": legal[0][5:]}]
         db.close()
@@ -85,15 +85,15 @@ def test_a_step_that_cannot_be_written_changes_nothing(service: RoomService) -> 
     async def scenario() -> None:
         room_id, _ = await _started(service)
         room = service.get(room_id)
-        before = service.state_for(room, 2)
+        before = room.state(2)
         db = service.db
         assert isinstance(db, GatedDatabase)
         db.fail = True
-        legal = service.state_for(room, 0)["legal"]
+        legal = room.state(0)["legal"]
         with pytest.raises(Illegal) as refused:
             await service.act(room_id, 0, legal[0], room.version)
         assert "stopped" in refused.value.message
-        now = service.state_for(room, 2)
+        now = room.state(2)
         assert now["view"] == before["view"], "the unsaved move is not on the table"
         assert room.error
         saved = db.run_sync(repo.open_matches)

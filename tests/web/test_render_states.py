@@ -10,7 +10,6 @@ import pytest
 
 from app.games import new_match
 from app.rooms.room import Room, Seat
-from app.rooms.service import RoomService
 from app.web.render import render_frame
 
 VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
@@ -31,7 +30,6 @@ VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
                          ids=[f"{g}-{n}-{'-'.join(o) or 'plain'}" for g, n, o in VARIANTS])
 def test_every_state_draws_for_every_seat(game: str, players: int,
                                           options: dict[str, Any]) -> None:
-    service = RoomService(db=None)  # type: ignore[arg-type]  # rendering needs no database
     room = Room(id="r", game=game, players=players, options=options, host_token_hash="h")
     room.seats = [Seat(index=i, name=f"P<{i}>", token_hash=str(i)) for i in range(players)]
     room.match = new_match(game, players, dict(options, dealer=0), seed=players)
@@ -39,7 +37,7 @@ def test_every_state_draws_for_every_seat(game: str, players: int,
     for step in range(400):
         match = room.match
         for seat in [None, *range(players)]:
-            html = render_frame(service, room, seat, is_host=seat == 0)
+            html = render_frame(room, seat, is_host=seat == 0)
             assert 'id="version"' in html and "<P<" not in html
         if match.is_over:
             break
