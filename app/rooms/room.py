@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.db.repo import token_hash  # tokens are kept only as hashes
 from app.games import Match
+from app.rooms.clock import Clock, MonotonicClock
 
 
 @dataclass
@@ -40,8 +40,9 @@ class Room:
     seats: list[Seat | None] = field(default_factory=list)
     match: Match | None = None
     version: int = 0
-    created: float = field(default_factory=time.monotonic)
-    last_active: float = field(default_factory=time.monotonic)
+    clock: Clock = field(default_factory=MonotonicClock, repr=False)
+    created: float = 0.0
+    last_active: float = 0.0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     present: dict[int, int] = field(default_factory=dict)  # seat -> open connections
@@ -55,6 +56,7 @@ class Room:
     def __post_init__(self) -> None:
         if not self.seats:
             self.seats = [None] * self.players
+        self.created = self.last_active = self.clock.now()
 
     @property
     def status(self) -> str:
@@ -85,10 +87,10 @@ class Room:
 
     def window_left(self) -> float:
         """Seconds until the current challenge window closes (0 when none is open)."""
-        return max(0.0, self.window_until - time.monotonic())
+        return max(0.0, self.window_until - self.clock.now())
 
     def touch(self) -> None:
-        self.last_active = time.monotonic()
+        self.last_active = self.clock.now()
 
     def changed(self) -> None:
         """Bump the version and tell every listener (each renders its own view)."""

@@ -1,0 +1,94 @@
+"""The bot driver: one task per room moves every bot whose turn it is, one move at
+a time with a pause people can follow, through the same pipeline as a person."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+from app.bots import choose_action, choose_optional
+from app.rooms.pipeline import ActionPipeline
+from app.rooms.room import Room
+
+log = logging.getLogger("stammtisch.rooms")
+
+
+def bots_to_act(room: Room) -> list[int]:
+    match = room.match
+    if match is None or match.is_over or room.error:
+        return []
+    return [s for s in sorted(match.to_act())
+            if (seat := room.seats[s]) is not None and seat.is_bot]
+
+
+def obliged(room: Room, seat: int) -> bool:
+    """Whether the game waits for this seat. In a challenge window the other seats
+    may call the liar but need not (silence is acceptance)."""
+    match = room.match
+    assert match is not None
+    if "challenge_ms" not in match.options:
+        return True
+    view = match.view(seat)
+    return bool(view.get("phase") == "play" and view.get("turn") == seat)
+
+
+class BotDriver:
+    def __init__(self, pipeline: ActionPipeline, delay_seconds: float) -> None:
+        self.pipeline = pipeline
+        self.delay = delay_seconds
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._rng = random.SystemRandom()
+
+    def wake(self, room: Room) -> None:
+        """Make sure a bot whose turn it is will move (one driver task per room)."""
+        task = self._tasks.get(room.id)
+        if task is not None and not task.done():
+            return
+        if bots_to_act(room):
+            self._tasks[room.id] = asyncio.create_task(self._drive(room))
+
+    def stop(self, room_id: str) -> None:
+        task = self._tasks.pop(room_id, None)
+        if task is not None:
+            task.cancel()
+
+    def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        self._tasks.clear()
+
+    async def _drive(self, room: Room) -> None:
+        decided: dict[tuple[int, int], str | None] = {}  # (seat, version) -> choice
+        while True:
+            await room.clock.sleep(self.delay)
+            async with room.lock:
+                match = room.match
+                bots = bots_to_act(room)
+                if match is None or not bots:
+                    return
+                wait = 0.0
+                for seat in bots:
+                    key = (seat, room.version)
+                    if key not in decided:
+                        pick = choose_action if obliged(room, seat) else choose_optional
+                        decided[key] = pick(room.game, match.view(seat),
+                                            match.legal_actions(seat), self._rng)
+                    action = decided[key]
+                    if action is None:
+                        continue
+                    wait = self.pipeline.windows.held_back(room, action)
+                    if wait > 0:
+                        continue
+                    try:
+                        await self.pipeline.apply_locked(room, seat, action)
+                    except Exception:  # a bot must never take the room down
+                        log.exception("bot move failed game=%s", room.game)
+                        return
+                    break
+                else:
+                    if wait <= 0 and all(decided.get((s, room.version)) is None
+                                         for s in bots):
+                        return  # every bot stays silent: wait for the people
+            if wait > 0:
+                await room.clock.sleep(wait)

@@ -1,0 +1,146 @@
+"""The action pipeline: the one path by which anything changes a running match.
+
+An action is checked (the room is open, the version is the one the player saw, the
+engine's ``verify`` accepts it), applied to a *copy* of the match, made durable in
+one transaction (the action log, the snapshot to resume from, finished deals and
+chip transfers), and only then does the copy become the room's match and every
+listener hear of it. So nothing is ever shown that a restart would not bring back,
+and a failed write changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from app.db import Database, repo
+from app.games import IllegalAction, Match
+from app.rooms.errors import BadRequest, Illegal, NotFound, Stale
+from app.rooms.room import Room
+from app.rooms.windows import ChallengeWindows
+
+log = logging.getLogger("stammtisch.rooms")
+
+DEAL_END_EVENTS = ("deal_end", "round_end")
+STOPPED = ("Something went wrong while saving this table, so it was stopped where it "
+           "was; the last move was not kept. Restarting the server tries again from the "
+           "last saved move.")
+LEDGER_BROKEN = ("The chip balances did not add up, so this table was stopped "
+                 "before writing anything wrong.")
+STALE = "The table changed before your move arrived; here is the current table."
+STALE_AFTER_CHALLENGE = "A challenge came first; have a look at the table."
+
+
+def uses_chips(match: Match) -> bool:
+    """Games played for chips keep a ledger (Mauscheln)."""
+    return "chips" in match.options and hasattr(match, "pot")
+
+
+def check_version(version: Any) -> int:
+    if isinstance(version, str) and version.isascii() and version.isdigit():
+        version = int(version)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise BadRequest("An action needs the version of the view it was made from.")
+    return version
+
+
+class ActionPipeline:
+    def __init__(self, db: Database, windows: ChallengeWindows) -> None:
+        self.db = db
+        self.windows = windows
+
+    async def act(self, room: Room, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
+        """A player's action made from the view of ``version``. A move that must
+        wait for a challenge window waits outside the lock, then is checked again."""
+        version = check_version(version)
+        if not isinstance(action, str):
+            raise BadRequest("An action is a text such as 'play:EO'.")
+        held = False
+        while True:
+            async with room.lock:
+                match = self._running(room)
+                if version != room.version:
+                    raise Stale(STALE_AFTER_CHALLENGE if held else STALE)
+                self.verify(match, seat, action)
+                wait = self.windows.held_back(room, action)
+                if wait <= 0:
+                    return await self.apply_locked(room, seat, action)
+            held = True
+            await room.clock.sleep(wait)
+
+    @staticmethod
+    def _running(room: Room) -> Match:
+        if room.match is None:
+            raise Illegal("The match has not started yet.")
+        if room.error:
+            raise Illegal(room.error)
+        if room.closed:
+            raise NotFound("This table was closed.")
+        return room.match
+
+    @staticmethod
+    def verify(match: Match, seat: int, action: str) -> None:
+        """Refuse an illegal action with the engine's own readable reason."""
+        if action in match.legal_actions(seat):
+            return
+        try:
+            match.apply(seat, action)
+        except IllegalAction as exc:
+            raise Illegal(str(exc)) from None
+        raise AssertionError("an action outside legal_actions was applied")
+
+    async def apply_locked(self, room: Room, seat: int, action: str) -> list[dict[str, Any]]:
+        """Apply and commit. The caller holds ``room.lock``."""
+        assert room.match is not None
+        self.verify(room.match, seat, action)
+        work = room.match.copy()
+        try:
+            events = work.apply(seat, action)
+        except IllegalAction as exc:
+            raise Illegal(str(exc)) from None
+        await self.commit(room, work, seat, action, events)
+        return events
+
+    async def commit(self, room: Room, match: Match, seat: int | None, action: str,
+                     events: list[dict[str, Any]], *, started: bool = False,
+                     start_chips: list[int] | None = None) -> None:
+        """Make a step durable, then make ``match`` the room's match and show it.
+        If it cannot be written the room stops where it was."""
+        deals = [self.deal_record(room, match, e) for e in events
+                 if e.get("type") in DEAL_END_EVENTS]
+        finished = (list(match.scores), list(match.winners)) if match.is_over else None
+        try:
+            await self.db.run(
+                repo.record_step, match_id=room.id, seq=room.version + 1, seat=seat,
+                action=action, events=events, snapshot=match.snapshot(), deals=deals,
+                started=started, start_chips=start_chips, finished=finished)
+        except repo.LedgerMismatch as exc:
+            log.error("room %s stopped: %s", room.id, exc)
+            self._stop(room, LEDGER_BROKEN)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s stopped: could not save", room.id)
+            self._stop(room, STOPPED)
+        room.match = match
+        self.windows.after_step(room, events)
+        room.changed()
+
+    @staticmethod
+    def _stop(room: Room, message: str) -> None:
+        room.error = message
+        room.changed()
+        raise Illegal(message)
+
+    @staticmethod
+    def deal_record(room: Room, match: Match, event: dict[str, Any]) -> repo.DealRecord:
+        result = {k: v for k, v in event.items() if k != "type"}
+        deal_no = int(event.get("deal_no") or event.get("round") or match.deal_no)
+        scores = list(event.get("chips") or event.get("totals") or event.get("scores")
+                      or match.scores)
+        if not uses_chips(match):
+            return repo.DealRecord(deal_no, result, scores)
+        return repo.DealRecord(deal_no, result, scores, transfers=event["transfers"],
+                               chips_after=event["chips"], pot_after=event["pot"],
+                               chips_total=match.options["chips"] * room.players)

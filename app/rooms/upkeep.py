@@ -1,0 +1,48 @@
+"""Restore and sweep: rooms come back at start-up exactly as they were saved, and
+rooms nobody uses leave memory."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from app.db import Database, repo
+from app.games import restore
+from app.rooms.clock import Clock
+from app.rooms.room import Room, Seat
+
+log = logging.getLogger("stammtisch.rooms")
+
+
+def restored_room(m: repo.OpenMatch, clock: Clock) -> Room:
+    """A room as it was saved: seats, token hashes, names, bots, the match state and
+    its version."""
+    room = Room(id=m.id, game=m.game, players=m.players, options=m.options,
+                host_token_hash=m.host_token_hash, seed=m.seed, version=m.version,
+                clock=clock)
+    for s in m.seats:
+        room.seats[s.seat] = Seat(index=s.seat, name=s.name, token_hash=s.token_hash,
+                                  is_bot=s.is_bot)
+    if m.snapshot is not None:
+        room.match = restore(m.snapshot)
+    return room
+
+
+async def load_open_rooms(db: Database, clock: Clock,
+                          admit: Callable[[Room], None]) -> int:
+    """Bring back every unfinished room; ``admit`` puts each into service (rooms
+    dict, fresh challenge windows, bots)."""
+    saved = await db.run(repo.open_matches)
+    for m in saved:
+        try:
+            admit(restored_room(m, clock))
+        except Exception:  # one unreadable room must not keep the others closed
+            log.exception("room %s could not be restored", m.id)
+    if saved:
+        log.info("restored %d open rooms", len(saved))
+    return len(saved)
+
+
+def idle_rooms(rooms: dict[str, Room], now: float, idle_seconds: float) -> list[Room]:
+    return [r for r in rooms.values()
+            if not r.listeners and now - r.last_active > idle_seconds]
