@@ -21,7 +21,7 @@ router = APIRouter(prefix="/api", tags=["api"])
 
 
 class CreateRoom(BaseModel):
-    game: str = Field(examples=["schafkopf"])
+    game: str = Field(examples=list(GAMES)[:1])
     players: int | None = Field(None, description="number of seats; default: the game's minimum")
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 11}])
     seed: int | None = Field(
@@ -135,8 +135,8 @@ async def add_bot(room_id: str, request: Request, service: Service) -> BotSeated
 
 @router.post("/rooms/{room_id}/end", response_model=TableState, responses=ERRORS)
 async def end_room(room_id: str, request: Request, service: Service) -> TableState:
-    """End a game that has no natural end, such as Mauscheln (host only): the deal in
-    progress is called off and the most chips win."""
+    """End a game that has no natural end (host only; games whose ``host_can_end``):
+    the deal in progress is called off and the match is scored as it stands."""
     await service.end_match(room_id, bearer_token(request))
     return TableState(**service.get(room_id).state(None))
 

@@ -10,9 +10,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.config import get_settings
 from app.db import repo
 from app.games import GAMES
+from app.i18n import _
 from app.rooms.errors import Forbidden, RoomError
 from app.web import replay
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, origin_allowed
+from app.web.presentation import find, presentation
 from app.web.render import table_context, templates
 
 router = APIRouter(include_in_schema=False)
@@ -34,7 +36,7 @@ def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[st
         try:
             players = int(str(raw_players))
         except ValueError:
-            raise RoomError("Players must be a number.") from None
+            raise RoomError(_("Players must be a number.")) from None
     options: dict[str, Any] = {}
     for opt in info.options:
         key = f"{game}.{opt.name}"
@@ -44,7 +46,8 @@ def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[st
             try:
                 options[opt.name] = int(str(form[key]))
             except ValueError:
-                raise RoomError(f"{opt.label} must be a whole number.") from None
+                message = _("{option} must be a whole number.").format(option=opt.label)
+                raise RoomError(message) from None
     return players, options
 
 
@@ -56,12 +59,12 @@ async def lobby(request: Request) -> HTMLResponse:
 @router.post("/rooms")
 async def create_room_form(request: Request, service: Service) -> Response:
     if not origin_allowed(request):
-        return HTMLResponse("Cross-site request refused.", status_code=403)
+        return HTMLResponse(_("Cross-site request refused."), status_code=403)
     form = dict(await request.form())
     game = str(form.get("game", ""))
     try:
         if game not in GAMES:
-            raise RoomError("Please choose a game.")
+            raise RoomError(_("Please choose a game."))
         players, options = _parse_options(game, form)
         room, host_token = await service.create(game=game, players=players, options=options)
     except RoomError as exc:
@@ -96,7 +99,7 @@ async def room_page(room_id: str, request: Request, service: Service) -> HTMLRes
 async def join_form(room_id: str, request: Request, service: Service,
                     name: str = Form("")) -> Response:
     if not origin_allowed(request):
-        return HTMLResponse("Cross-site request refused.", status_code=403)
+        return HTMLResponse(_("Cross-site request refused."), status_code=403)
     try:
         room = service.get(room_id)
         if room.seat_of(request.cookies.get(SEAT_COOKIE)) is not None:
@@ -125,7 +128,8 @@ async def history_match(match_id: str, request: Request, service: Service) -> HT
     if match is None or match.status != "finished":
         return templates.TemplateResponse(request, "closed.html", {"history": True},
                                           status_code=404)
-    return templates.TemplateResponse(request, "match.html", {"m": match})
+    return templates.TemplateResponse(request, "match.html", {
+        "m": match, "info": GAMES.get(match.game), "P": find(match.game)})
 
 
 @router.get("/r/{room_id}/ledger", response_class=HTMLResponse)
@@ -161,18 +165,19 @@ async def replay_match(match_id: str, request: Request, service: Service,
     steps = replay.build(match.game, log, names)
     step = max(0, min(step, len(steps) - 1)) if steps else 0
     return templates.TemplateResponse(request, "replay.html", {
-        "m": match, "steps": steps, "step": step, "current": steps[step] if steps else None,
+        "m": match, "P": presentation(match.game), "steps": steps, "step": step,
+        "current": steps[step] if steps else None,
     })
 
 
 @router.get("/standings", response_class=HTMLResponse)
 async def standings(request: Request, service: Service,
-                    game: str = "schafkopf") -> HTMLResponse:
-    """Per game: matches played and won per player name, average points, and for
-    Mauscheln the net chips."""
+                    game: str | None = None) -> HTMLResponse:
+    """Per game (the first one by default): matches played and won per player name,
+    the average final score, and for games that keep a chip ledger the net chips."""
     if game not in GAMES:
-        game = "schafkopf"
+        game = next(iter(GAMES))
     rows = await service.db.read(repo.standings, game=game)
     return templates.TemplateResponse(request, "standings.html", {
-        "rows": rows, "game_filter": game, "chips": game == "mauscheln",
+        "rows": rows, "game_filter": game, "info": GAMES[game], "P": presentation(game),
     })

@@ -3,25 +3,79 @@
 Every fragment carries a stable id and ``hx-swap-oob`` so the htmx WebSocket
 extension swaps each into place; the first page load renders the very same
 fragments, so a reload and a push can never disagree.
+
+Templates come from ``templates/``; ``games/<game>/...`` comes from the folder of
+that game's presentation (``templates/games/<game>/`` for the built-in games, any
+folder for a game registered at run time). Words go through ``_`` (jinja2.ext.i18n).
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.templating import Jinja2Templates
+from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
 from markupsafe import Markup
 
+from app import i18n
 from app.games import GAMES
 from app.rooms.room import Room
-from app.web.cards import face, is_trump, suit_label
+from app.web.cards import card_badge, face, is_trump, suit_label
+from app.web.presentation import TEMPLATES, find, presentation, presentations
 
-ROOT = Path(__file__).resolve().parents[2]
-templates = Jinja2Templates(directory=str(ROOT / "templates"))
+
+class TemplateLoader(BaseLoader):
+    """Shared templates from ``templates/``; ``games/<game>/<name>`` from the folder
+    the game's presentation names, looked up when the template is loaded."""
+
+    def __init__(self) -> None:
+        self.shared = FileSystemLoader(str(TEMPLATES))
+
+    def get_source(self, environment: Environment,
+                   template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        prefix, _, rest = template.partition("/")
+        game, _, name = rest.partition("/")
+        if prefix == "games" and name:
+            p = find(game)
+            if p is None:
+                raise TemplateNotFound(template)
+            folder = p.template_dir
+            source, filename, uptodate = FileSystemLoader(str(folder)).get_source(
+                environment, name)
+
+            def fresh() -> bool:  # the game may be registered again with another folder
+                q = find(game)
+                return (q is not None and q.template_dir == folder
+                        and (uptodate is None or uptodate()))
+
+            return source, filename, fresh
+        return self.shared.get_source(environment, template)
+
+    def list_templates(self) -> list[str]:
+        names = {t for t in self.shared.list_templates() if not t.startswith("games/")}
+        for game, p in presentations().items():
+            if p.template_dir.is_dir():
+                names.update(f"games/{game}/{t}"
+                             for t in FileSystemLoader(str(p.template_dir)).list_templates())
+        return sorted(names)
+
+
+templates = Jinja2Templates(directory=str(TEMPLATES))
 env = templates.env
-env.globals.update(GAMES=GAMES, face=face, suit_label=suit_label, is_trump=is_trump)
+env.loader = TemplateLoader()
+env.add_extension("jinja2.ext.i18n")
+# the active catalogue of app.i18n (null translations until the language issue)
+env.install_gettext_callables(  # type: ignore[attr-defined]
+    lambda message: i18n.gettext(message),
+    lambda singular, plural, n: i18n.ngettext(singular, plural, n),
+    newstyle=True,
+)
+
+
+def action_label(game: str, action: str) -> str:
+    return presentation(game).action_label(action)
 
 
 def _vals(**values: Any) -> Markup:
@@ -29,7 +83,14 @@ def _vals(**values: Any) -> Markup:
     return Markup.escape(json.dumps(values, separators=(",", ":")))
 
 
-env.globals["vals"] = _vals
+def _startingwith(value: str, prefix: str) -> bool:
+    return value.startswith(prefix)
+
+
+env.globals.update(GAMES=GAMES, presentation=presentation, face=face, suit_label=suit_label,
+                   is_trump=is_trump, card_badge=card_badge, action_label=action_label,
+                   vals=_vals)
+env.tests["startingwith"] = _startingwith
 
 
 def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]:
@@ -43,8 +104,8 @@ def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]
     return {
         "room": room, "seat": seat, "is_host": is_host, "view": view, "legal": legal,
         "playable": playable, "version": state["version"], "names": room.names(),
-        "info": GAMES[room.game], "order": order, "status": room.status,
-        "game": room.game, "window_ms": int(room.window_left() * 1000),
+        "info": GAMES[room.game], "P": presentation(room.game), "order": order,
+        "status": room.status, "game": room.game, "window_ms": int(room.window_left() * 1000),
     }
 
 
@@ -55,23 +116,3 @@ def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
 
 def render_flash(message: str, kind: str = "error") -> str:
     return env.get_template("table/flash.html").render(message=message, kind=kind, oob=True)
-
-
-ACTION_LABELS: dict[str, str] = {
-    "mauschel": "Mauschel!", "pass": "Pass", "join": "Join in", "fold": "Fold",
-    "knock": "Knock", "no_knock": "Don't knock", "end": "End my turn", "accept": "No challenge",
-}
-
-
-def action_label(game: str, action: str) -> str:
-    if game == "luegenbeutel" and action == "pass":
-        return "Pass (draw a card)"
-    return ACTION_LABELS.get(action, action)
-
-
-def _startingwith(value: str, prefix: str) -> bool:
-    return value.startswith(prefix)
-
-
-env.globals["action_label"] = action_label
-env.tests["startingwith"] = _startingwith

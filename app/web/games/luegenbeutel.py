@@ -1,0 +1,62 @@
+"""Lügenbeutel at the table: numbered cards laid face down, rounds, the liar's call."""
+
+from __future__ import annotations
+
+from app.i18n import N_, _
+from app.web.presentation import Event, Face, Presentation, seat_name
+
+NAMES = {"J": N_("Joker"), "L": N_("Lügenbeutel"), "A": N_("Aussetzen")}
+ACTIONS = {"pass": N_("Pass (draw a card)"), "end": N_("End my turn"),
+           "accept": N_("No challenge")}
+
+
+def face(code: str) -> Face:
+    title = _(NAMES[code]) if code in NAMES else _("number {n}").format(n=code)
+    return Face(code, code, "", f"lb-{code.lower()}", title)
+
+
+def sentence(event: Event, names: list[str]) -> str | None:
+    kind = event.get("type")
+    who = seat_name(event, names)
+    if kind == "deal":  # a deal is a round here
+        return _("Round {no}: {dealer} deals.").format(no=event["deal_no"],
+                                                      dealer=names[event["dealer"]])
+    if kind == "deal_end":
+        winner = event["winner"]
+        return _("{who} wins round {no} and scores {points}.").format(
+            who=names[winner], no=event["deal_no"], points=event["points"][winner])
+    if kind == "lay":
+        return _("{who} lays a card face down as {number}.").format(who=who,
+                                                                    number=event["number"])
+    if kind == "skip":
+        return _("{who} skips with a face-down Aussetzen.").format(who=who)
+    if kind == "pass":
+        return _("{who} passes and draws a card.").format(who=who)
+    if kind == "end":
+        return _("{who} ends the turn ({count} face down).").format(
+            who=who, count=event.get("count", 0))
+    if kind == "last_card":
+        return _("{who} has no cards left.").format(who=who)
+    if kind == "accept":
+        return _("{who} lets it stand.").format(who=who)
+    if kind == "challenge":
+        text = (_("{challenger} calls “Lügenbeutel!” on {accused}: a lie.") if event["caught"]
+                else _("{challenger} calls “Lügenbeutel!” on {accused}: true."))
+        return text.format(challenger=names[event["challenger"]],
+                           accused=names[event["accused"]])
+    if kind == "die":
+        return _("{who} rolls a {die}.").format(who=who, die=event["die"])
+    if kind == "draw":
+        return _("{who} draws {count}.").format(who=who, count=event["count"])
+    if kind == "reshuffle":
+        return _("After the 10 the pile is shuffled into a new stock.")
+    return None
+
+
+PRESENTATION = Presentation(
+    game="luegenbeutel",
+    face=face,
+    action_labels=ACTIONS,
+    sentence=sentence,
+    score_measure=N_("points"),
+)

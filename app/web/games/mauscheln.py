@@ -1,0 +1,88 @@
+"""Mauscheln at the table: French cards, a pot of chips, Belli and Weli."""
+
+from __future__ import annotations
+
+from app.i18n import N_, _, ngettext
+from app.web.presentation import Event, Face, Presentation, View, seat_name
+
+SUITS = {"S": ("spade", "♠", N_("spades")), "H": ("heart", "♥", N_("hearts")),
+         "D": ("diamond", "♦", N_("diamonds")), "C": ("club", "♣", N_("clubs"))}
+RANKS = {"A": N_("ace"), "K": N_("king"), "Q": N_("queen"), "J": N_("jack")}
+# the house rules' cards that are always trump, with their names
+BADGES = {"D7": N_("Belli"), "D6": N_("Weli")}
+DEAL_KINDS = {
+    "played": N_("played out"), "thrown_in": N_("thrown in (nobody played)"),
+    "all_folded": N_("everybody folded: the sneaker takes the pot"),
+    "cancelled": N_("called off by the host"),
+}
+ACTIONS = {"mauschel": N_("Mauschel!"), "pass": N_("Pass"), "join": N_("Join in"),
+           "fold": N_("Fold"), "knock": N_("Knock"), "no_knock": N_("Don't knock")}
+
+
+def face(code: str) -> Face:
+    suit, rank = code[0], code[1:]
+    symbol, glyph, suit_name = SUITS[suit]
+    rank_name = _(RANKS[rank]) if rank in RANKS else rank
+    title = _("{rank} of {suit}").format(rank=rank_name, suit=_(suit_name))
+    return Face(code, rank, "", f"fr-{symbol}", title, center=glyph)
+
+
+def trump(code: str, view: View) -> bool:
+    trumps = view.get("trumps")
+    if isinstance(trumps, list):
+        return code in trumps
+    card = view.get("trump_card") or view.get("trump")
+    return isinstance(card, str) and bool(card) and code[0] == card[0]
+
+
+def badge(code: str, view: View) -> str:
+    if code in BADGES and code in (view.get("permanent_trumps") or []):
+        return _(BADGES[code])
+    return ""
+
+
+def sentence(event: Event, names: list[str]) -> str | None:
+    kind = event.get("type")
+    who = seat_name(event, names)
+    if kind == "bid":
+        if event["bid"] == "mauschel":
+            return _("{who}: Mauschel!").format(who=who)
+        return _("{who}: pass.").format(who=who)
+    if kind == "answer":
+        if event["answer"] == "join":
+            return _("{who} joins.").format(who=who)
+        return _("{who} folds.").format(who=who)
+    if kind == "knock":
+        if event["decision"] == "knock":
+            return _("{who} knocks.").format(who=who)
+        return _("{who} does not knock.").format(who=who)
+    if kind == "quartet":
+        return _("{who} shows a quartet and pays {paid} into the pot.").format(
+            who=who, paid=event.get("paid", 0))
+    if kind == "exchange":
+        n = event["discarded"]
+        return ngettext("{who} exchanges {n} card.", "{who} exchanges {n} cards.", n).format(
+            who=who, n=n)
+    if kind == "deal_end":
+        raw = str(event.get("kind", ""))
+        how = _(DEAL_KINDS[raw]) if raw in DEAL_KINDS else raw
+        text = _("Deal {no} {kind}.").format(no=event.get("deal_no"), kind=how)
+        moves = _(", ").join(
+            _("{who} {amount:+d} ({reason})").format(who=names[t["seat"]], amount=t["amount"],
+                                                      reason=t["reason"])
+            for t in event.get("transfers", []))
+        return text + (" " + _("Chips: {moves}.").format(moves=moves) if moves else "")
+    return None
+
+
+PRESENTATION = Presentation(
+    game="mauscheln",
+    face=face,
+    suit_names={code: glyph for code, (_symbol, glyph, _name) in SUITS.items()},
+    trump=trump,
+    badge=badge,
+    action_labels=ACTIONS,
+    sentence=sentence,
+    score_measure=N_("chips"),
+    host_end_note=N_("The deal in progress is called off and the most chips win."),
+)

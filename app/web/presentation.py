@@ -1,0 +1,211 @@
+"""What the web shows of a game, kept in one place per game.
+
+Each module in :mod:`app.web.games` exposes ``PRESENTATION = Presentation(...)``: its
+card faces and names, suit labels, trump marker, badges, action labels, the sentences
+its events make in a replay, the measure of its score and the folder of its templates
+(``templates/games/<game>/`` unless it says otherwise). The modules are found with
+:mod:`pkgutil`, so a new game adds a module and never edits a list; a game that is
+registered at run time (a test's toy game) calls :func:`register` with a presentation
+that may bring its own template folder.
+
+Shared code asks ``presentation(game)`` and never branches on a game's name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.i18n import N_, _, ngettext
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+
+Event = Mapping[str, Any]
+View = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Face:
+    """How one card code looks on the table (only for codes the viewer may see)."""
+
+    code: str
+    rank: str  # big text in the corner
+    suit: str  # a symbol id in static/img/suits.svg, or "" for none
+    colour: str  # css class
+    title: str  # readable name (tooltip and screen readers)
+    center: str = ""  # big text in the middle when there is no suit picture
+
+
+def _no_trump(code: str, view: View) -> bool:
+    return False
+
+
+def _no_badge(code: str, view: View) -> str:
+    return ""
+
+
+def _no_sentence(event: Event, names: list[str]) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """Everything the web shows for one game (``GAMES`` key ``game``).
+
+    Strings held here are marked with ``N_`` and translated where they are shown;
+    functions return text that is already translated.
+    """
+
+    game: str
+    #: card code -> Face (rank, suit symbol, colour class, readable title)
+    face: Callable[[str], Face]
+    #: suit code -> readable suit name (``N_``-marked); unknown suits show their code
+    suit_names: Mapping[str, str] = field(default_factory=dict)
+    #: whether a card in the viewer's hand is a trump now (a marker on it)
+    trump: Callable[[str, View], bool] = _no_trump
+    #: a short badge on a card in the viewer's hand ("" for none), given the view
+    badge: Callable[[str, View], str] = _no_badge
+    #: this game's words for its actions (``N_``-marked); others show the action itself
+    action_labels: Mapping[str, str] = field(default_factory=dict)
+    #: one public event of this game as a replay sentence; None leaves the event to
+    #: the shared sentences (play, trick, deal, deal_end, match_end), "" says nothing
+    sentence: Callable[[Event, list[str]], str | None] = _no_sentence
+    #: what the final score counts, for the standings ("points", "units", "chips")
+    score_measure: str = N_("points")
+    #: what the host's "end the game" box says will happen (games with host_can_end)
+    host_end_note: str = ""
+    #: the folder of this game's templates; None: templates/games/<game>/
+    templates: Path | None = None
+    #: anything else this game's own templates need (as ``P.extras``)
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def template_dir(self) -> Path:
+        return self.templates if self.templates is not None else TEMPLATES / "games" / self.game
+
+    def template(self, name: str) -> str:
+        """The loader's name of this game's template ``name`` (e.g. "board.html")."""
+        return f"games/{self.game}/{name}"
+
+    def card_title(self, code: str) -> str:
+        return self.face(code).title
+
+    def suit_label(self, suit: str) -> str:
+        name = self.suit_names.get(suit)
+        return _(name) if name else suit
+
+    def is_trump(self, code: str, view: View) -> bool:
+        return self.trump(code, view)
+
+    def card_badge(self, code: str, view: View) -> str:
+        return self.badge(code, view)
+
+    def action_label(self, action: str) -> str:
+        label = self.action_labels.get(action)
+        return _(label) if label else action
+
+    def measure(self) -> str:
+        return _(self.score_measure)
+
+    def describe(self, event: Event, names: list[str]) -> str | None:
+        """One public event as a sentence (None for bookkeeping events)."""
+        own = self.sentence(event, names)
+        if own is not None:
+            return own or None
+        return shared_sentence(self, event, names)
+
+
+# ----- sentences every game shares ----------------------------------------------
+
+def seat_name(event: Event, names: list[str], key: str = "seat") -> str:
+    seat = event.get(key)
+    return names[seat] if isinstance(seat, int) else ""
+
+
+def together(names: list[str], seats: list[int] | tuple[int, ...]) -> str:
+    return _(" & ").join(names[s] for s in seats)
+
+
+def shared_sentence(p: Presentation, event: Event, names: list[str]) -> str | None:
+    """The events of the engine contract that read the same in every game."""
+    kind = event.get("type")
+    if kind == "play":
+        return _("{who} plays {card}.").format(who=seat_name(event, names),
+                                               card=p.card_title(event["card"]))
+    if kind == "trick":
+        if "points" in event:
+            return _("{who} takes the trick ({points} points).").format(
+                who=names[event["winner"]], points=event["points"])
+        return _("{who} takes the trick.").format(who=names[event["winner"]])
+    if kind == "deal":
+        if "trump" in event:
+            return _("Deal {no}: {dealer} deals, trump {trump}.").format(
+                no=event["deal_no"], dealer=names[event["dealer"]], trump=event["trump"])
+        return _("Deal {no}: {dealer} deals.").format(no=event["deal_no"],
+                                                     dealer=names[event["dealer"]])
+    if kind == "deal_end":
+        return _("Deal {no} ends.").format(no=event.get("deal_no"))
+    if kind == "match_end":
+        winners = list(event["winners"])
+        return ngettext("{who} wins the match.", "{who} win the match.", len(winners)).format(
+            who=together(names, winners))
+    return None
+
+
+# ----- the registry -----------------------------------------------------------------
+
+_registry: dict[str, Presentation] = {}
+_discovered = False
+
+
+def _discover() -> None:
+    """Register ``PRESENTATION`` of every module in :mod:`app.web.games` (once)."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    from app.web import games
+
+    for module_info in pkgutil.iter_modules(games.__path__, games.__name__ + "."):
+        module = importlib.import_module(module_info.name)
+        found = getattr(module, "PRESENTATION", None)
+        if isinstance(found, Presentation) and found.game not in _registry:
+            _registry[found.game] = found
+
+
+def register(p: Presentation, *, replace: bool = False) -> Presentation:
+    """Add the presentation of a game registered at run time (say, a test's game)."""
+    _discover()
+    old = _registry.get(p.game)
+    if old is not None and old is not p and not replace:
+        raise ValueError(f"a presentation for {p.game!r} is registered already")
+    _registry[p.game] = p
+    return p
+
+
+def unregister(game: str) -> None:
+    _discover()
+    _registry.pop(game, None)
+
+
+def find(game: str) -> Presentation | None:
+    _discover()
+    return _registry.get(game)
+
+
+def presentation(game: str) -> Presentation:
+    """The presentation of ``game``. Raises KeyError for a game nobody presents."""
+    found = find(game)
+    if found is None:
+        raise KeyError(f"no presentation for game {game!r}")
+    return found
+
+
+def presentations() -> dict[str, Presentation]:
+    _discover()
+    return dict(_registry)
