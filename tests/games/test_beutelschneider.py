@@ -1,6 +1,6 @@
 """Beutelschneider rules as tests: the seed's edge cases, the rulings and properties.
 
-Scenarios are stacked deals (``deals=[...]``) played through the ENGINE.md surface;
+Scenarios are stacked deals (``deals=[...]``) played through the docs/engine.md surface;
 the properties play random legal matches from seeds Hypothesis draws.
 """
 

@@ -1,4 +1,4 @@
-"""The ENGINE.md contract, checked for every game registered in ``app.games.GAMES``.
+"""The docs/engine.md contract, checked for every game registered in ``app.games.GAMES``.
 
 Nothing here knows a particular game: the parametrisation is read from the registry
 at collection time, so a newly registered engine is covered the moment it appears.
