@@ -91,6 +91,7 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 HAND_SIZE = 4
 TRICKS_PER_DEAL = 4
+TRICK_SHARE = 4  # each trick won takes pot // TRICK_SHARE
 TRUMP_CARD_AFTER = 2  # the trump card is turned up after this many rounds of dealing
 SEATS_FOR_52 = 6  # a game started with this many seats or more uses all 52 cards
 # strength bands of a trick: trumps above the led suit; another suit cannot win
@@ -659,7 +660,7 @@ class MauschelnMatch(TrickGame):
         """Settle the deal (``played``, ``thrown_in``, ``all_folded`` or ``cancelled``),
         record it, then deal on or end the game."""
         pot_before = self.pot
-        trick_value = pot_before // 4
+        trick_value = pot_before // TRICK_SHARE
         betes: list[dict[str, Any]] = []
         if kind == "played":
             assert self.sneaker is not None
@@ -811,7 +812,7 @@ class MauschelnMatch(TrickGame):
             "stake": self.options["stake"],
             "stake_paid": self.stake_paid,
             "pot": self.pot,
-            "trick_value": self.pot // 4,
+            "trick_value": self.pot // TRICK_SHARE,
             "stock_count": len(self.stock),
             "pack_size": len(self.pack),
             "bids": list(self.bids),
