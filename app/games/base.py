@@ -413,10 +413,16 @@ class Match:
     @classmethod
     def from_snapshot(cls, snap: dict[str, Any]) -> Match:
         match = cls.__new__(cls)
-        for key, value in _clone(snap["state"]).items():
+        for key, value in cls.upgrade_state(_clone(snap["state"])).items():
             setattr(match, key, value)
         match._rng = _rng_from_state(snap["rng"])
         return match
+
+    @classmethod
+    def upgrade_state(cls, state: dict[str, Any]) -> dict[str, Any]:
+        """Bring the state of a snapshot taken by an earlier version up to date (a
+        renamed key, say), so that a saved room resumes. Games override this."""
+        return state
 
     def copy(self) -> Match:
         """An independent match in the same state (the server applies each action to

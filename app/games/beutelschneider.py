@@ -270,6 +270,14 @@ class BeutelschneiderMatch(TrickGame):
             "total": self.scores[seat],
         }
 
+    @classmethod
+    def upgrade_state(cls, state: dict[str, Any]) -> dict[str, Any]:
+        """Snapshots before the rename list a hand's match totals as ``totals``."""
+        for result in state.get("results", []):
+            if "totals" in result:
+                result["scores"] = result.pop("totals")
+        return state
+
     # ----- rules ---------------------------------------------------------------
     @staticmethod
     def play_entry(seat: int, card: str) -> Any:
@@ -322,7 +330,7 @@ class BeutelschneiderMatch(TrickGame):
             "deal_no": self.deal_no,
             "dealer": self.dealer,
             "hand_totals": hand_totals,
-            "totals": list(self.scores),
+            "scores": list(self.scores),
         }
         self.results.append(result)
         self.last_deal = {

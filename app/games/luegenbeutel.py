@@ -152,9 +152,7 @@ class LuegenbeutelMatch(Match):
     dice: list[int]  # stacked die results still to come this round
     results: list[dict[str, Any]]  # one score sheet per finished round
     last_deal: dict[str, Any] | None
-    # how many challenge windows have opened in this match (the id of the latest);
-    # a class default so that snapshots taken before it existed still restore
-    windows_opened: int = 0
+    windows_opened: int  # challenge windows opened in this match (the latest's id)
 
     # ----- setup and dealing -------------------------------------------------
     def setup(self) -> None:
@@ -164,6 +162,19 @@ class LuegenbeutelMatch(Match):
         self.last_deal = None
         self.windows_opened = 0
         self._start_round()
+
+    @classmethod
+    def upgrade_state(cls, state: dict[str, Any]) -> dict[str, Any]:
+        """Snapshots before the rename number the rounds of ``results`` as ``round``;
+        ``last_deal`` keeps ``round`` and gains ``deal_no``."""
+        for result in state.get("results", []):
+            if "round" in result:
+                result["deal_no"] = result.pop("round")
+        last = state.get("last_deal")
+        if last is not None and "deal_no" not in last:
+            last["deal_no"] = last["round"]
+        state.setdefault("windows_opened", 0)
+        return state
 
     def _check_deal(self, entry: Any) -> None:
         shape = ("a Lügenbeutel deal is "
