@@ -41,8 +41,8 @@ def play(game: str, seed: int) -> tuple[bool, float]:
             action = rng.choice(legal)
         m.apply(seat, action)
     else:
-        if game == "mauscheln":  # an endless money game: the host ends it
-            m.end_by_host()  # type: ignore[attr-defined]
+        if GAMES[game].host_can_end:  # a game without a natural end: the host ends it
+            m.end_by_host()
     won = any(s in bot_seats for s in m.winners)
     score = statistics.mean(m.scores[s] for s in bot_seats)
     return won, score

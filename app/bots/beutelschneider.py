@@ -24,6 +24,7 @@ from app.games.beutelschneider import (
     COUNTESS,
     DECK,
     GUARD,
+    PENALTY,
     SOVEREIGN,
     SUIT_RANKS,
     TRUMP,
@@ -118,7 +119,7 @@ def _card_value(view: dict[str, Any], card: str, unseen: list[str]) -> float:
         rx_wins = led == "r" and suit_of(outcome["winning_card"]) != TRUMP
         if not rx_wins:
             playable = 1.0 if led == "r" else void
-            my_gain -= 20 * held * playable * DUMP_CHANCE
+            my_gain += PENALTY * held * playable * DUMP_CHANCE
     average = sum(card_points(c) for c in unseen) / pool
     my_gain += GIFT_SHARE * average * len(later)
     return hold * my_gain - (1.0 - hold) * rival * outcome["points"] - keep

@@ -33,6 +33,7 @@ from collections import Counter
 from math import comb
 from typing import Any
 
+from app.games.base import DIE_SIDES
 from app.games.luegenbeutel import (
     AUSSETZEN,
     CARD_POINTS,
@@ -43,7 +44,7 @@ from app.games.luegenbeutel import (
 )
 
 COPIES = Counter(DECK)
-DIE_MEAN = 3.5
+DIE_MEAN = (1 + DIE_SIDES) / 2
 AVERAGE_POINTS = sum(CARD_POINTS[c] for c in DECK) / len(DECK)
 # How much each kind of player counts when judging a claim: lays at random, lays
 # true cards first, lays the number first (and keeps its Jokers).
@@ -52,6 +53,10 @@ MODEL_WEIGHTS = (0.2, 0.2, 0.6)
 SINGLE_CARD_LIE = 0.1
 LIE_SHARE = 0.8  # share of the hand held at the start of a turn the bot lays in it
 DANGER = 3  # an accused with this few cards left is close to winning the round
+# With several players a caught liar's extra cards help this seat only in part: its
+# share of the table, plus this much for the catch itself.
+CATCH_BONUS = 0.2
+MATCH_AT_STAKE = 3  # how much more the points count when accepting may end the match
 
 
 def _true_chance(hand: list[str], claim: str, jokers: bool = True) -> float:
@@ -110,7 +115,7 @@ def _best_challenge(view: dict[str, Any], legal: list[str]) -> tuple[str, float]
     accused = view["challenge"]["accused"]
     players = view["players"]
     close = view["hand_counts"][accused] <= DANGER
-    weight = 1.0 if players == 2 or close else 1.0 / (players - 1) + 0.2
+    weight = 1.0 if players == 2 or close else 1.0 / (players - 1) + CATCH_BONUS
     best, best_value = "", float("-inf")
     for action in legal:
         if not action.startswith("challenge:"):
@@ -136,7 +141,7 @@ def _round_end(view: dict[str, Any], legal: list[str]) -> str:
     others = sum(n for s, n in enumerate(view["hand_counts"]) if s not in (seat, accused))
     at_stake = mine + others * AVERAGE_POINTS
     if view["scores"][accused] + at_stake >= view["target"]:
-        at_stake *= 3  # accepting may hand them the match
+        at_stake *= MATCH_AT_STAKE
     cost = DIE_MEAN * AVERAGE_POINTS
     return action if lie * at_stake > (1 - lie) * cost else "accept"
 

@@ -22,8 +22,16 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from app.games.cards import rank_of, suit_of
-from app.games.mauscheln import HAND_SIZE, PACK_32, PACK_52, RANKS
+from app.games.mauscheln import (
+    HAND_SIZE,
+    PACK_32,
+    TRICK_SHARE,
+    bete_due,
+    card_strength,
+    pack_of_size,
+    rank_value,
+    suit_as,
+)
 
 # Expected value (in pots) an action has to clear before the bot takes it.
 MAUSCHEL_MARGIN = 0.15
@@ -47,9 +55,7 @@ class _Table:
         permanent = view.get("permanent_trumps") or []
         self.permanent: str | None = permanent[0] if permanent else None
         self.hand: list[str] = list(view["hand"] if hand is None else hand)
-        pack = list(PACK_52 if view.get("pack_size", 32) > 33 else PACK_32)
-        if self.permanent is not None and self.permanent not in pack:
-            pack.append(self.permanent)  # Weli: the 33rd card
+        pack = pack_of_size(view.get("pack_size", len(PACK_32)))
         seen = set(self.hand) | set(view.get("discarded", []))
         knock = view.get("knock") or {}
         if knock.get("decision") != "knock":
@@ -66,21 +72,15 @@ class _Table:
         # chance that a given unseen card is in some opponent's hand
         self.held = min(1.0, self.opponents * HAND_SIZE / self.pool)
 
-    # ----- card order (as the engine has it, permanent trump included) ----------
+    # ----- card order: the engine's own, permanent trump included ----------------
     def suit(self, card: str) -> str:
-        return self.trump if card == self.permanent else suit_of(card)
+        return suit_as(card, self.trump, self.permanent)
 
     def rank(self, card: str) -> int:
-        if card == self.permanent:
-            return 2 * len(RANKS) - 1  # directly below the trump Ace
-        return 2 * (len(RANKS) - RANKS.index(rank_of(card)))
+        return rank_value(card, self.permanent)
 
     def strength(self, card: str, led: str) -> int:
-        if self.suit(card) == self.trump:
-            return 100 + self.rank(card)
-        if self.suit(card) == self.suit(led):
-            return 10 + self.rank(card)
-        return -1
+        return card_strength(card, led, self.trump, self.permanent)
 
     # ----- estimates -------------------------------------------------------------
     def void_and_trumps(self, suit: str) -> float:
@@ -148,13 +148,10 @@ def _expected_value(view: dict[str, Any], chances: Sequence[float], sneaker: boo
     """Expected chips of playing, in pots: a quarter per trick, minus the bêtes
     (as far as the seat's chips reach)."""
     pot = max(int(view["pot"]), 1)
-    chips = int(view["chips"][view["seat"]])
+    chips = int(view["scores"][view["seat"]])
     dist = _trick_distribution(chances)
-    value = sum(k * q for k, q in enumerate(dist)) / 4
-    if sneaker:
-        value -= dist[0] * min(2 * pot, chips) / pot + dist[1] * min(pot, chips) / pot
-    else:
-        value -= dist[0] * min(pot, chips) / pot
+    value = sum(k * q for k, q in enumerate(dist)) / TRICK_SHARE
+    value -= sum(q * min(bete_due(pot, k, sneaker), chips) for k, q in enumerate(dist)) / pot
     return value
 
 

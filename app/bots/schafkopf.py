@@ -10,6 +10,16 @@ from typing import Any
 from app.games.schafkopf import card_points, card_strength, sort_hand
 
 SURE_TRUMPS = ("O", "U")
+SIDE_ACE = "A"
+FAT_TRICK = 10  # card points on the table that are worth taking at once
+SURE_TOP_TRUMPS = 2  # with this many Ober/Unter the bot draws trumps first
+
+
+def partner_in(view: dict[str, Any]) -> int:
+    """The partner's seat, from the view's ``teams``."""
+    seat = view["seat"]
+    team = next(t for t in view["teams"] if seat in t)
+    return next(s for s in team if s != seat)
 
 
 def _winner(trick: list[dict[str, Any]], trump: str) -> tuple[int, str]:
@@ -23,9 +33,9 @@ def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
     if not cards:
         return rng.choice(legal)
     trump = view["trump"]
-    seat = view["seat"]
     trick = view["trick"]
-    partner = (seat + 2) % 4
+    partner = partner_in(view)
+    players = view["players"]
 
     def play(card: str) -> str:
         return "play:" + card
@@ -35,18 +45,18 @@ def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
                                            -sort_hand(options, trump).index(c)))
 
     if not trick:
-        side_aces = [c for c in cards if c[0] != trump and c[1:] == "A"]
+        side_aces = [c for c in cards if c[0] != trump and c[1:] == SIDE_ACE]
         if side_aces:
             return play(side_aces[0])
         top_trumps = [c for c in cards if c[0] == trump and c[1:] in SURE_TRUMPS]
-        if len(top_trumps) >= 2:
+        if len(top_trumps) >= SURE_TOP_TRUMPS:
             return play(sort_hand(top_trumps, trump)[0])
         side = [c for c in cards if c[0] != trump]
         return play(cheapest(side or cards))
 
     led = trick[0]["card"]
     win_seat, win_card = _winner(trick, trump)
-    last_to_play = len(trick) == 3
+    last_to_play = len(trick) == players - 1
     best = card_strength(win_card, led, trump)
     winners = [c for c in cards if card_strength(c, led, trump) > best]
     partner_winning = win_seat == partner
@@ -59,7 +69,7 @@ def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         return play(cheapest(cards))
     points = sum(card_points(p["card"]) for p in trick)
     if winners:
-        if last_to_play or points >= 10 or len(trick) == 2:
+        if last_to_play or points >= FAT_TRICK or len(trick) == players - 2:
             return play(min(winners, key=lambda c: (card_strength(c, led, trump),
                                                     card_points(c))))
         return play(max(winners, key=lambda c: card_strength(c, led, trump)))

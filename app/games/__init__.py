@@ -1,56 +1,65 @@
-"""Pure rules engines. The contract is ../shared/ENGINE.md: ``GAMES``, ``new_match``,
+"""Pure rules engines. The contract is docs/engine.md: ``GAMES``, ``new_match``,
 ``restore`` and ``IllegalAction``. Nothing here imports the web, the database or bots.
+
+Every module of this package that defines ``INFO`` (a :class:`GameInfo`, next to its
+match class) is a game: it is found here at import time, so adding a game adds a
+module and edits nothing else. ``register`` adds a game at run time (a test game).
+``GAMES`` lists the games in lobby order (``GameInfo.position``).
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any
 
-from app.games.base import GameInfo, IllegalAction, Match, Option
-from app.games.beutelschneider import BeutelschneiderMatch
-from app.games.luegenbeutel import LuegenbeutelMatch
-from app.games.mauscheln import MauschelnMatch
-from app.games.schafkopf import SchafkopfMatch
+from app.games.base import (
+    DealEnd,
+    DealStart,
+    GameInfo,
+    IllegalAction,
+    Match,
+    MatchEnd,
+    Option,
+    Transfer,
+)
+
+GAMES: dict[str, GameInfo] = {}
 
 
-def _info(cls: type[Match], title: str, blurb: str) -> GameInfo:
-    return GameInfo(
-        name=cls.name,
-        title=title,
-        min_players=cls.min_players,
-        max_players=cls.max_players,
-        match_class=cls,
-        options=cls.options_spec,
-        blurb=blurb,
-    )
+def _sort_games() -> None:
+    """Put ``GAMES`` in lobby order, in place (importers hold the same dict)."""
+    ordered = sorted(GAMES.values(), key=lambda info: (info.position, info.name))
+    GAMES.clear()
+    GAMES.update((info.name, info) for info in ordered)
 
 
-GAMES: dict[str, GameInfo] = {
-    "schafkopf": _info(
-        SchafkopfMatch,
-        "Schafkopf",
-        "Two teams of two, no auction: the trump suit rotates deal by deal. "
-        "First team to 11 units wins.",
-    ),
-    "beutelschneider": _info(
-        BeutelschneiderMatch,
-        "Beutelschneider",
-        "Tricks for gold coins with a blue trump court: the Assassin kills the Sovereign, "
-        "the Adventurer seduces the Countess, the Guard stops the Beutelschneider's -20.",
-    ),
-    "mauscheln": _info(
-        MauschelnMatch,
-        "Mauscheln",
-        "Four cards, four tricks, a pot of chips: say 'mauschel' to play, join in or fold. "
-        "Each trick takes a quarter of the pot; whoever plays and takes no trick pays a bête.",
-    ),
-    "luegenbeutel": _info(
-        LuegenbeutelMatch,
-        "Lügenbeutel",
-        "Lay cards face down, claim the required number and call the liar. "
-        "Empty your hand first; first to 500 points wins.",
-    ),
-}
+def register(info: GameInfo) -> None:
+    """Add a game to ``GAMES`` (a game defined outside this package, e.g. in a test).
+    Raises ValueError if a different game already has that name."""
+    if not isinstance(info, GameInfo):
+        raise TypeError("register() takes a GameInfo")
+    known = GAMES.get(info.name)
+    if known is not None and known != info:
+        raise ValueError(f"a game named {info.name!r} is already registered")
+    GAMES[info.name] = info
+    _sort_games()
+
+
+def unregister(name: str) -> None:
+    """Remove a game added with :func:`register` (a no-op for an unknown name)."""
+    GAMES.pop(name, None)
+
+
+def _discover() -> None:
+    for module_info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{module_info.name}")
+        info = getattr(module, "INFO", None)
+        if isinstance(info, GameInfo):
+            register(info)
+
+
+_discover()
 
 
 def new_match(
@@ -62,7 +71,7 @@ def new_match(
 ) -> Match:
     """Start a match of game ``name``. Raises ValueError for an unknown game,
     a wrong number of players, bad options or a stacked deal that is not the deck."""
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}")
     return GAMES[name].match_class(players, options, seed=seed, deals=deals)
 
@@ -70,9 +79,12 @@ def new_match(
 def restore(snapshot: dict[str, Any]) -> Match:
     """A match that behaves exactly as the one ``snapshot`` was taken from."""
     name = snapshot.get("game")
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}")
     return GAMES[name].match_class.from_snapshot(snapshot)
 
 
-__all__ = ["GAMES", "GameInfo", "IllegalAction", "Match", "Option", "new_match", "restore"]
+__all__ = [
+    "GAMES", "DealEnd", "DealStart", "GameInfo", "IllegalAction", "Match", "MatchEnd",
+    "Option", "Transfer", "new_match", "register", "restore", "unregister",
+]

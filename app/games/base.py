@@ -1,5 +1,6 @@
-"""The shared skeleton of every rules engine: seat checks, the one validation path,
-randomness, stacked deals and snapshots.
+"""The shared skeleton of every rules engine: seat checks, the one validation path
+(:meth:`Match.verify`), the registry entry (:class:`GameInfo`), the typed records of
+a deal's start and end, the view header, randomness, stacked deals and snapshots.
 
 A game subclasses :class:`Match` and keeps *all* of its state in plain JSON types
 (dict, list, str, int, bool, None; never tuples or sets) as instance attributes.
@@ -14,9 +15,11 @@ import json
 import random
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 SNAPSHOT_FORMAT = 1
+DIE_SIDES = 6
+ACTION_SHOWN_MAX = 40  # a refused action is quoted back at most this long
 
 
 def _clone(value: Any) -> Any:
@@ -46,7 +49,18 @@ class Option:
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What the registry knows about a game (``GAMES[name]``)."""
+    """What the registry knows about a game (``GAMES[name]``): what the lobby shows
+    and what the server must provide for it. Each engine module declares its own
+    ``INFO = GameInfo.of(TheMatch, ...)`` next to the class; ``app.games`` finds it.
+
+    - ``keeps_chip_ledger``: chips change hands every deal; each ``deal_end`` event
+      carries ``transfers`` and ``pot`` and the server keeps and checks a ledger.
+    - ``host_can_end``: the game has no natural end; the host calls
+      :meth:`Match.end_by_host`.
+    - ``challenge_windows``: after some turns the other seats may challenge for
+      ``options["challenge_ms"]`` milliseconds (see :meth:`Match.challenge_window`).
+    - ``position``: where the lobby lists the game (ascending).
+    """
 
     name: str
     title: str
@@ -55,10 +69,68 @@ class GameInfo:
     match_class: type[Match]
     options: tuple[Option, ...] = field(default=())
     blurb: str = ""
+    position: int = 0
+    keeps_chip_ledger: bool = False
+    host_can_end: bool = False
+    challenge_windows: bool = False
+
+    @classmethod
+    def of(cls, match_class: type[Match], *, title: str, blurb: str, position: int,
+           keeps_chip_ledger: bool = False, host_can_end: bool = False,
+           challenge_windows: bool = False) -> GameInfo:
+        """The entry of ``match_class``: name, player counts and options come from
+        the class itself, so they are written down once."""
+        return cls(
+            name=match_class.name, title=title, min_players=match_class.min_players,
+            max_players=match_class.max_players, match_class=match_class,
+            options=match_class.options_spec, blurb=blurb, position=position,
+            keeps_chip_ledger=keeps_chip_ledger, host_can_end=host_can_end,
+            challenge_windows=challenge_windows,
+        )
 
     @property
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}
+
+
+# ----- the typed records of a deal's course (every game, one name per idea) ----------
+class Transfer(TypedDict):
+    """One chip movement between a seat and the pot (positive: to the seat)."""
+
+    seat: int
+    amount: int
+    reason: str
+
+
+class DealStart(TypedDict, total=False):
+    """``{"type": "deal", "deal_no": n, ...}``: deal number ``n`` has been dealt.
+    Games add their own public details (dealer, trump, ...)."""
+
+    type: Literal["deal"]
+    deal_no: int
+
+
+class DealEnd(TypedDict):
+    """``{"type": "deal_end", ...}``: exactly one per finished deal (or round).
+
+    ``scores`` are the match totals per seat after this deal (points, team units or
+    chips, as ``Match.scores``). Games that keep a chip ledger add ``transfers``
+    (every chip movement of the deal) and ``pot`` (the pot after it); every game
+    adds its own details beside these."""
+
+    type: Literal["deal_end"]
+    deal_no: int
+    scores: list[int]
+    transfers: NotRequired[list[Transfer]]
+    pot: NotRequired[int]
+
+
+class MatchEnd(TypedDict):
+    """``{"type": "match_end", "winners": [...], "scores": [...]}``, the last event."""
+
+    type: Literal["match_end"]
+    winners: list[int]
+    scores: list[int]
 
 
 def _make_rng(seed: int | str | None) -> random.Random:
@@ -84,7 +156,7 @@ def _rng_from_state(state: Any) -> random.Random:
 
 
 class Match:
-    """Base class of a running match. See ENGINE.md for the contract."""
+    """Base class of a running match. See docs/engine.md for the contract."""
 
     name: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
@@ -99,6 +171,7 @@ class Match:
     winners: list[int]
     stacked_deals: list[Any]
     deal_no: int  # 1-based number of the current (or last) deal
+    dealer: int
 
     def __init__(
         self,
@@ -179,7 +252,13 @@ class Match:
         raise NotImplementedError
 
     def _legal(self, seat: int) -> list[str]:
+        """Every legal action of ``seat`` now (the match is not over)."""
         raise NotImplementedError
+
+    def _allows(self, seat: int, action: str) -> bool:
+        """Whether ``action`` is in ``_legal(seat)``. Games override this where they
+        can tell without building the whole list; the answer must be the same."""
+        return action in self._legal(seat)
 
     def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
         """Apply an action already known to be legal."""
@@ -212,26 +291,88 @@ class Match:
             return []
         return self._legal(seat)
 
-    def apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+    def verify(self, seat: int, action: str) -> None:
+        """The one validation path: return if ``seat`` may take ``action`` now, else
+        raise :class:`IllegalAction` with a reason a player can read. It accepts
+        exactly the actions in ``legal_actions(seat)``. ``apply`` runs it first, and
+        a server asks it instead of applying an action to learn why it fails."""
         seat = self._check_seat(seat)
         if not isinstance(action, str):
             raise IllegalAction("an action is a text such as 'play:EO'")
         if self.is_over:
             raise IllegalAction("the match is over")
-        legal = self._legal(seat)
-        if action not in legal:
-            raise IllegalAction(self.explain_illegal(seat, action, legal))
+        if not self._allows(seat, action):
+            raise IllegalAction(self.explain_illegal(seat, action))
+
+    def apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+        """Apply a legal action and return its public events. An illegal one raises
+        :class:`IllegalAction` (see :meth:`verify`) and changes nothing."""
+        self.verify(seat, action)
         # a copy: events and views must not alias the match state (or module constants)
         events: list[dict[str, Any]] = _clone(self._apply(seat, action))
         return events
 
-    def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
-        """A readable reason why ``action`` is refused. Games refine this."""
-        if not legal:
+    def explain_illegal(self, seat: int, action: str) -> str:
+        """Why ``action`` (a string outside ``legal_actions(seat)``) is refused, for
+        the player. Games refine this; :meth:`verify` is its only caller."""
+        if seat not in self._to_act():
             return "it is not your turn"
-        if len(action) > 40:
-            action = action[:40] + "…"
+        if len(action) > ACTION_SHOWN_MAX:
+            action = action[:ACTION_SHOWN_MAX] + "…"
         return f"{action!r} is not allowed now"
+
+    def must_act(self, seat: int) -> bool:
+        """Whether the game waits for ``seat``: it may act now and the match does not
+        go on without it. Games where a seat may act but need not (a challenge
+        window) override this."""
+        return seat in self.to_act()
+
+    def challenge_window(self) -> int | None:
+        """The id of the challenge window open now (a new id each time a window
+        opens), or None when none is open. Only games with ``challenge_windows``
+        ever open one."""
+        return None
+
+    def end_by_host(self) -> list[dict[str, Any]]:
+        """The host ends the match now (games with ``host_can_end`` only); returns
+        the events. Other games refuse."""
+        raise IllegalAction("This game ends by itself; the host cannot end it early.")
+
+    def view_header(self, seat: int | None) -> dict[str, Any]:
+        """The keys every view starts with, in every game."""
+        return {
+            "game": self.name,
+            "phase": self.phase,
+            "seat": seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "deal_no": self.deal_no,
+            "scores": list(self.scores),
+            "to_act": sorted(self.to_act()),
+            "winners": list(self.winners),
+        }
+
+    # ----- the typed events every game emits ------------------------------
+    def deal_start_event(self, **details: Any) -> dict[str, Any]:
+        """The ``deal`` event of the deal just dealt (see :class:`DealStart`)."""
+        event: dict[str, Any] = {"type": "deal", "deal_no": self.deal_no}
+        event.update(details)
+        return event
+
+    def deal_end_event(self, **details: Any) -> dict[str, Any]:
+        """The ``deal_end`` event of the deal just finished, with the match totals
+        now (see :class:`DealEnd`); build it before the next deal is dealt."""
+        event: dict[str, Any] = {"type": "deal_end", "deal_no": self.deal_no,
+                                 "scores": list(self.scores)}
+        event.update(details)
+        return event
+
+    def match_end_event(self, **details: Any) -> dict[str, Any]:
+        """The ``match_end`` event (see :class:`MatchEnd`)."""
+        event: dict[str, Any] = {"type": "match_end", "winners": list(self.winners),
+                                 "scores": list(self.scores)}
+        event.update(details)
+        return event
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         if seat is not None:
@@ -250,7 +391,7 @@ class Match:
         return deck
 
     def roll_die(self) -> int:
-        return self._rng.randint(1, 6)
+        return self._rng.randint(1, DIE_SIDES)
 
     def next_stacked_deal(self) -> Any | None:
         """The stacked deal for the deal about to start, or None to shuffle."""
@@ -272,10 +413,16 @@ class Match:
     @classmethod
     def from_snapshot(cls, snap: dict[str, Any]) -> Match:
         match = cls.__new__(cls)
-        for key, value in _clone(snap["state"]).items():
+        for key, value in cls.upgrade_state(_clone(snap["state"])).items():
             setattr(match, key, value)
         match._rng = _rng_from_state(snap["rng"])
         return match
+
+    @classmethod
+    def upgrade_state(cls, state: dict[str, Any]) -> dict[str, Any]:
+        """Bring the state of a snapshot taken by an earlier version up to date (a
+        renamed key, say), so that a saved room resumes. Games override this."""
+        return state
 
     def copy(self) -> Match:
         """An independent match in the same state (the server applies each action to

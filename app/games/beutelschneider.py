@@ -1,6 +1,6 @@
 """Beutelschneider ("Cutpurse"), a trick game whose trump suit is a court of characters.
 
-Rules: seed 000 and the Beutelschneider section of RULINGS.md (the rulings win).
+Rules: seed 000 and docs/rules/beutelschneider.md (the rulings win).
 
 - Deck (32): green ``g`` and yellow ``y`` 1 2 3 4 B S W 10 K, red ``r`` 1 2 3 4 B S W 10
   and the Beutelschneider ``rX`` on top; blue ``b`` G M A C F (Guard, Assassin,
@@ -36,12 +36,12 @@ Rules: seed 000 and the Beutelschneider section of RULINGS.md (the rulings win).
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from app.games.base import Match, Option
+from app.games.base import GameInfo, Option
 from app.games.cards import check_permutation, rank_of, suit_of
-from app.games.tricks import follow_suit, winning_index
+from app.games.tricks import TrickGame, winning_index
 
 SUITS = ["g", "y", "r", "b"]
 TRUMP = "b"
@@ -74,6 +74,12 @@ PENALTY = -20
 BONUS = 10
 HAND_SIZE = {3: 10, 4: 8}
 SET_ASIDE = {3: 2, 4: 0}
+# strength bands of a trick: trumps (steps of TRUMP_STEP, room for the Seduction
+# between two ranks) above the led suit; a discard of another suit never wins
+TRUMP_BAND = 100
+TRUMP_STEP = 10
+LED_BAND = 10
+NO_WIN = -1
 
 # Bonus lines of the score sheet: name -> label shown to the table.
 BONUS_LABELS = {
@@ -91,7 +97,7 @@ def card_points(card: str) -> int:
     return POINTS.get(rank_of(card), 0)
 
 
-def sort_hand(hand: list[str]) -> list[str]:
+def sort_hand(hand: Sequence[str]) -> list[str]:
     """Trumps first (strongest first), then green, yellow, red, each strongest first."""
     order = [TRUMP, "g", "y", "r"]
 
@@ -123,23 +129,23 @@ def resolve_trick(plays: list[dict[str, Any]], last: bool) -> dict[str, Any]:
     for card in cards:
         suit, rank = suit_of(card), rank_of(card)
         if suit == TRUMP:
-            strength[card] = 100 + 10 * SUIT_RANKS[TRUMP].index(rank)
+            strength[card] = TRUMP_BAND + TRUMP_STEP * SUIT_RANKS[TRUMP].index(rank)
         elif suit == led:
-            strength[card] = 10 + SUIT_RANKS[suit].index(rank)
+            strength[card] = LED_BAND + SUIT_RANKS[suit].index(rank)
         else:
-            strength[card] = -1  # a discard of another suit never wins
+            strength[card] = NO_WIN
 
     powers: list[dict[str, Any]] = []
     killed = SOVEREIGN in pos and ASSASSIN in pos and pos[ASSASSIN] > pos[SOVEREIGN]
     if killed:
-        strength[SOVEREIGN] = -1
+        strength[SOVEREIGN] = NO_WIN
         powers.append(_power("assassin", ASSASSIN, seat_of[ASSASSIN], SOVEREIGN,
                              seat_of[SOVEREIGN], "Assassin kills the Sovereign"))
     seducer: str | None = None
     if ADVENTURER in pos and COUNTESS in pos:
         first, seducer = sorted((ADVENTURER, COUNTESS), key=pos.__getitem__)
-        # directly above the first: between it and the next trump rank (the steps are 10)
-        strength[seducer] = max(strength[seducer], strength[first] + 5)
+        # directly above the first: between it and the next trump rank
+        strength[seducer] = max(strength[seducer], strength[first] + TRUMP_STEP // 2)
         powers.append(_power(
             "seduction", seducer, seat_of[seducer], first, seat_of[first],
             f"{CARD_NAMES[seducer]} seduces the {CARD_NAMES[first]}"))
@@ -184,10 +190,10 @@ def resolve_trick(plays: list[dict[str, Any]], last: bool) -> dict[str, Any]:
     }
 
 
-class BeutelschneiderMatch(Match):
+class BeutelschneiderMatch(TrickGame):
     name: ClassVar[str] = "beutelschneider"
-    min_players: ClassVar[int] = 3
-    max_players: ClassVar[int] = 4
+    min_players: ClassVar[int] = min(HAND_SIZE)
+    max_players: ClassVar[int] = max(HAND_SIZE)
     options_spec: ClassVar[tuple[Option, ...]] = (
         Option(
             "target", "Points to win", "int", 100, minimum=1, maximum=1000,
@@ -195,14 +201,10 @@ class BeutelschneiderMatch(Match):
                  "total wins; a tie for the highest plays another hand.",
         ),
     )
+    suit_names: ClassVar[dict[str, str]] = SUIT_NAMES
 
-    dealer: int
-    hands: list[list[str]]
     removed: list[str]  # set aside face down (3 players); never shown to anyone
     trick: list[dict[str, Any]]  # [{"seat": s, "card": c}, ...] in play order
-    leader: int
-    turn: int | None
-    tricks: list[dict[str, Any]]  # finished tricks of the current hand
     sheets: list[dict[str, Any]]  # running score sheet of the current hand, per seat
     results: list[dict[str, Any]]  # one summary per finished hand
     last_deal: dict[str, Any] | None
@@ -254,12 +256,8 @@ class BeutelschneiderMatch(Match):
             self.hands = [[] for _ in range(n)]
             for i in range(n):  # dealt from forehand on
                 self.hands[(forehand + i) % n] = rest[i * size:(i + 1) * size]
-        self.leader = forehand
-        self.turn = forehand
-        self.trick = []
-        self.tricks = []
         self.sheets = [self._blank_sheet(s) for s in range(n)]
-        self.phase = "play"
+        self.start_trick_play(forehand)
 
     def _blank_sheet(self, seat: int) -> dict[str, Any]:
         return {
@@ -272,47 +270,34 @@ class BeutelschneiderMatch(Match):
             "total": self.scores[seat],
         }
 
+    @classmethod
+    def upgrade_state(cls, state: dict[str, Any]) -> dict[str, Any]:
+        """Snapshots before the rename list a hand's match totals as ``totals``."""
+        for result in state.get("results", []):
+            if "totals" in result:
+                result["scores"] = result.pop("totals")
+        return state
+
     # ----- rules ---------------------------------------------------------------
-    def _led_suit(self) -> str | None:
-        return suit_of(self.trick[0]["card"]) if self.trick else None
+    @staticmethod
+    def play_entry(seat: int, card: str) -> Any:
+        return {"seat": seat, "card": card}
 
-    def playable(self, seat: int) -> list[str]:
-        return follow_suit(self.hands[seat], self._led_suit(), suit_of)
+    @staticmethod
+    def played_seat(entry: Any) -> int:
+        return int(entry["seat"])
 
-    def _to_act(self) -> set[int]:
-        return {self.turn} if self.turn is not None else set()
+    @staticmethod
+    def played_card(entry: Any) -> str:
+        return str(entry["card"])
 
-    def _legal(self, seat: int) -> list[str]:
-        if self.phase != "play" or seat != self.turn:
-            return []
-        return ["play:" + c for c in sort_hand(self.playable(seat))]
+    def sort_hand(self, hand: Sequence[str]) -> list[str]:
+        return sort_hand(hand)
 
-    def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
-        if self.phase == "play" and seat != self.turn:
-            return "it is not your turn"
-        if action.startswith("play:"):
-            card = action[5:]
-            if card not in self.hands[seat]:
-                shown = card if len(card) <= 20 else card[:20] + "…"
-                return f"you do not hold {shown!r}"
-            led = self._led_suit()
-            if led is not None:
-                return f"you must follow suit: {SUIT_NAMES[led]} was led"
-        return super().explain_illegal(seat, action, legal)
+    def tricks_per_deal(self) -> int:
+        return HAND_SIZE[self.players]
 
-    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
-        card = action.split(":", 1)[1]
-        self.hands[seat].remove(card)
-        self.trick.append({"seat": seat, "card": card})
-        events: list[dict[str, Any]] = [{"type": "play", "seat": seat, "card": card}]
-        if len(self.trick) < self.players:
-            self.turn = (seat + 1) % self.players
-            return events
-        events.extend(self._finish_trick())
-        # events are handed out: they must not share lists with the state
-        return copy.deepcopy(events)
-
-    def _finish_trick(self) -> list[dict[str, Any]]:
+    def finish_trick(self) -> tuple[int, list[dict[str, Any]]]:
         last = len(self.tricks) + 1 == HAND_SIZE[self.players]
         outcome = resolve_trick(self.trick, last)
         winner = outcome["winner"]
@@ -334,14 +319,9 @@ class BeutelschneiderMatch(Match):
 
         events: list[dict[str, Any]] = [dict(p, type="power") for p in outcome["powers"]]
         events.append({"type": "trick", **record})
-        self.trick = []
-        self.leader = winner
-        self.turn = winner
-        if last:
-            events.extend(self._end_deal())
-        return events
+        return winner, events
 
-    def _end_deal(self) -> list[dict[str, Any]]:
+    def end_deal(self) -> list[dict[str, Any]]:
         hand_totals = [sheet["hand_total"] for sheet in self.sheets]
         self.scores = [self.scores[s] + hand_totals[s] for s in range(self.players)]
         for s, sheet in enumerate(self.sheets):
@@ -350,7 +330,7 @@ class BeutelschneiderMatch(Match):
             "deal_no": self.deal_no,
             "dealer": self.dealer,
             "hand_totals": hand_totals,
-            "totals": list(self.scores),
+            "scores": list(self.scores),
         }
         self.results.append(result)
         self.last_deal = {
@@ -363,10 +343,8 @@ class BeutelschneiderMatch(Match):
             "hand_totals": hand_totals,
             "scores": list(self.scores),
         }
-        events: list[dict[str, Any]] = [{
-            "type": "deal_end", "deal_no": self.deal_no, "sheets": self.sheets,
-            "hand_totals": hand_totals, "scores": list(self.scores),
-        }]
+        events: list[dict[str, Any]] = [self.deal_end_event(
+            sheets=self.sheets, hand_totals=hand_totals)]
         target = self.options["target"]
         if max(self.scores) >= target:
             best = max(self.scores)
@@ -375,49 +353,49 @@ class BeutelschneiderMatch(Match):
                 self.phase = "over"
                 self.turn = None
                 self.winners = top
-                events.append({"type": "match_end", "winners": top,
-                               "scores": list(self.scores)})
+                events.append(self.match_end_event())
                 return events
             events.append({"type": "tie", "seats": top, "total": best,
                            "text": "a tie for the highest total: another hand is played"})
         self._start_deal()
-        events.append({
-            "type": "deal", "deal_no": self.deal_no, "dealer": self.dealer,
-            "forehand": self.leader, "hand_counts": [len(h) for h in self.hands],
-            "set_aside": SET_ASIDE[self.players],
-        })
+        events.append(self.deal_start_event(
+            dealer=self.dealer, forehand=self.leader, hand_counts=[len(h) for h in self.hands],
+            set_aside=SET_ASIDE[self.players],
+        ))
         return events
 
     # ----- views ---------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "game": self.name,
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "deal_no": self.deal_no,
-            "dealer": self.dealer,
+        view = self.view_header(seat)
+        view.update({
             "forehand": (self.dealer + 1) % self.players,
             "trump": TRUMP,
-            "scores": list(self.scores),
             "target": self.options["target"],
             "turn": self.turn,
             "leader": self.leader,
-            "trick": [dict(p) for p in self.trick],
-            "led_suit": self._led_suit(),
+            "trick": self.trick_plays(),
+            "led_suit": self.led_suit(),
             "last_trick": None,
             "tricks_won": [sum(1 for t in self.tricks if t["winner"] == s)
                            for s in range(self.players)],
             "hand_counts": [len(h) for h in self.hands],
             "set_aside": SET_ASIDE[self.players],
             "sheets": self.sheets,
-            "winners": list(self.winners),
             "results": self.results,
-        }
+        })
         if self.tricks:
             view["last_trick"] = self.tricks[-1]
         if seat is not None:
             view["hand"] = sort_hand(self.hands[seat])
         if self.last_deal is not None:
             view["last_deal"] = self.last_deal
-        return copy.deepcopy(view)  # a view shares nothing with the state
+        return view
+
+
+INFO = GameInfo.of(
+    BeutelschneiderMatch,
+    title="Beutelschneider",
+    blurb="Tricks for gold coins with a blue trump court: the Assassin kills the Sovereign, "
+          "the Adventurer seduces the Countess, the Guard stops the Beutelschneider's -20.",
+    position=20,
+)

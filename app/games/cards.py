@@ -1,4 +1,4 @@
-"""Decks and card codes of the four games (the codes are fixed by ENGINE.md)."""
+"""Decks and card codes of the four games (the codes are fixed by docs/engine.md)."""
 
 from __future__ import annotations
 

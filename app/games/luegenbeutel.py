@@ -1,7 +1,7 @@
 """Lügenbeutel, the bluffing game: lay cards face down, claim the required number,
 and call the liar.
 
-Rules: seed 003 and the Lügenbeutel section of RULINGS.md (the rulings win).
+Rules: seed 003 and docs/rules/luegenbeutel.md (the rulings win).
 112 cards: ``1``..``10`` seven of each, 26 Jokers ``J``, 8 Lügenbeutel ``L``,
 8 Aussetzen ``A``; ten cards each, the rest is the stock (``stock[0]`` is its top).
 
@@ -29,9 +29,16 @@ How the rules map onto this pure engine (no clock, several seats may act at once
   with 1.
 - Round end: a player whose hand is empty after their turn puts the table into
   ``"challenge"``: each other seat once ``challenge:<i>`` (one challenge in all) or
-  ``accept``. All accept, or the challenge finds a true claim (the challenger draws
-  first), and the empty hand wins the round; a caught lie gives the cards back and
+  ``accept``, and need not (``must_act`` is false for them). All accept, or the
+  challenge finds a true claim (the challenger draws first), and the empty hand
+  wins the round; a caught lie gives the cards back and
   play goes on. The server applies ``accept`` for seats that stay silent.
+- Challenge windows: ``challenge_window()`` is the id of the window open now (the
+  ended turn open to challenge, at a round's end too), a new id for every window,
+  None when none is open. ``must_act(seat)`` is true only for the seat whose turn
+  is due: a challenger may call the liar but need not.
+- A round is a deal: events ``deal`` / ``deal_end`` and the view's ``deal_no``
+  count rounds.
 - Scoring: the round winner scores the cards left in the other hands (numbers face
   value, ``A`` 20, ``J`` 30, ``L`` 40); the first to ``target`` wins the match.
 
@@ -45,23 +52,27 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from app.games.base import Match, Option
+from app.games.base import GameInfo, Match, Option
 from app.games.cards import check_permutation
 
 NUMBERS = [str(n) for n in range(1, 11)]
 JOKER = "J"
 LUEGENBEUTEL = "L"
 AUSSETZEN = "A"
-DECK = (
-    [n for n in NUMBERS for _ in range(7)]
-    + [JOKER] * 26
-    + [LUEGENBEUTEL] * 8
-    + [AUSSETZEN] * 8
-)
+COPIES = {**{n: 7 for n in NUMBERS}, JOKER: 26, LUEGENBEUTEL: 8, AUSSETZEN: 8}  # 112 cards
+DECK = [card for card, copies in COPIES.items() for _ in range(copies)]
 HAND_SIZE = 10
+FIRST_NUMBER = 1
+LAST_NUMBER = 10  # after a standing 10 the pile is reshuffled and the number is 1 again
+SKIP_STEP = 2  # a standing skip passes over the next seat
+MIN_HAND_TO_SKIP = 2  # Aussetzen is never the last card
 CARD_ORDER = [*NUMBERS, AUSSETZEN, JOKER, LUEGENBEUTEL]
+AUSSETZEN_POINTS = 20
+JOKER_POINTS = 30
+LUEGENBEUTEL_POINTS = 40
 CARD_POINTS: dict[str, int] = {
-    **{n: int(n) for n in NUMBERS}, AUSSETZEN: 20, JOKER: 30, LUEGENBEUTEL: 40,
+    **{n: int(n) for n in NUMBERS}, AUSSETZEN: AUSSETZEN_POINTS, JOKER: JOKER_POINTS,
+    LUEGENBEUTEL: LUEGENBEUTEL_POINTS,
 }
 CARD_NAMES = {AUSSETZEN: "Aussetzen", JOKER: "Joker", LUEGENBEUTEL: "Lügenbeutel"}
 
@@ -141,6 +152,7 @@ class LuegenbeutelMatch(Match):
     dice: list[int]  # stacked die results still to come this round
     results: list[dict[str, Any]]  # one score sheet per finished round
     last_deal: dict[str, Any] | None
+    windows_opened: int  # challenge windows opened in this match (the latest's id)
 
     # ----- setup and dealing -------------------------------------------------
     def setup(self) -> None:
@@ -148,7 +160,21 @@ class LuegenbeutelMatch(Match):
             self._check_deal(entry)
         self.results = []
         self.last_deal = None
+        self.windows_opened = 0
         self._start_round()
+
+    @classmethod
+    def upgrade_state(cls, state: dict[str, Any]) -> dict[str, Any]:
+        """Snapshots before the rename number the rounds of ``results`` as ``round``;
+        ``last_deal`` keeps ``round`` and gains ``deal_no``."""
+        for result in state.get("results", []):
+            if "round" in result:
+                result["deal_no"] = result.pop("round")
+        last = state.get("last_deal")
+        if last is not None and "deal_no" not in last:
+            last["deal_no"] = last["round"]
+        state.setdefault("windows_opened", 0)
+        return state
 
     def _check_deal(self, entry: Any) -> None:
         shape = ("a Lügenbeutel deal is "
@@ -196,7 +222,7 @@ class LuegenbeutelMatch(Match):
         self.last_turn = None
         self.last_challenge = None
         self.phase = "play"
-        self._start_turn((self.dealer + 1) % self.players, 1)
+        self._start_turn((self.dealer + 1) % self.players, FIRST_NUMBER)
 
     def _deal_shuffled(self) -> None:
         deal = shuffled_deal(self.players, self.shuffled, self.options["lb_card"])
@@ -266,7 +292,7 @@ class LuegenbeutelMatch(Match):
         if self.laid:
             return ["lay:" + c for c in distinct] + ["end"]
         actions = ["lay:" + c for c in distinct]
-        if len(hand) >= 2:
+        if len(hand) >= MIN_HAND_TO_SKIP:
             actions += ["skip:" + c for c in distinct]
         return actions + ["pass"]
 
@@ -286,7 +312,15 @@ class LuegenbeutelMatch(Match):
                 actions.append("accept")
         return actions
 
-    def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
+    def must_act(self, seat: int) -> bool:
+        """Only the seat whose turn is due: in a challenge window (and at a round's
+        end) the others may challenge or accept but need not."""
+        return self.phase == "play" and seat == self.turn
+
+    def challenge_window(self) -> int | None:
+        return self.windows_opened if self.open_turn is not None else None
+
+    def explain_illegal(self, seat: int, action: str) -> str:
         kind, _, arg = action.partition(":")
         if kind == "challenge":
             if self.open_turn is None:
@@ -320,7 +354,7 @@ class LuegenbeutelMatch(Match):
                 return "you have laid cards already: lay more or end"
             if kind == "end":
                 return "lay a card, skip or pass first"
-        return super().explain_illegal(seat, action, legal)
+        return super().explain_illegal(seat, action)
 
     # ----- applying ----------------------------------------------------------------
     def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
@@ -363,16 +397,16 @@ class LuegenbeutelMatch(Match):
             self.last_turn["open"] = False
         events: list[dict[str, Any]] = [{"type": "stands", "seat": ot["seat"],
                                          "count": len(ot["cards"])}]
-        if reshuffle and ot["number"] == 10:
+        if reshuffle and ot["number"] == LAST_NUMBER:
             events.append(self._reshuffle())
         return events
 
     def _end_turn(self, kind: str, cards: list[str]) -> list[dict[str, Any]]:
         seat, number = self.turn, self.number
         assert seat is not None
-        step = 2 if kind == "skip" else 1
+        step = SKIP_STEP if kind == "skip" else 1
         nxt = (seat + step) % self.players
-        next_number = 1 if number == 10 else number + 1
+        next_number = FIRST_NUMBER if number == LAST_NUMBER else number + 1
         claim = AUSSETZEN if kind == "skip" else str(number)
         self.last_turn = {"seat": seat, "kind": kind, "number": number, "claim": claim,
                           "count": len(cards), "open": bool(cards), "void": False}
@@ -380,12 +414,13 @@ class LuegenbeutelMatch(Match):
                                          "number": number, "count": len(cards),
                                          "cards_left": len(self.hands[seat])}]
         if not cards:  # a pass without a card: nothing to challenge, it stands
-            if number == 10:
+            if number == LAST_NUMBER:
                 events.append(self._reshuffle())
             self._start_turn(nxt, next_number)
             return events
         self.open_turn = {"seat": seat, "kind": kind, "number": number, "claim": claim,
                           "cards": list(cards), "next": nxt}
+        self.windows_opened += 1
         if not self.hands[seat]:
             self.phase = "challenge"
             self.accepted = []
@@ -445,7 +480,7 @@ class LuegenbeutelMatch(Match):
             # the whole turn is void: the seat left of the liar, same number
             self._start_turn((liar + 1) % self.players, ot["number"])
             return events
-        if ot["number"] == 10:
+        if ot["number"] == LAST_NUMBER:
             events.append(self._reshuffle())
         if round_end:
             self._start_turn(ot["next"], self.number)
@@ -467,7 +502,7 @@ class LuegenbeutelMatch(Match):
         self.scores[winner] += won
         gained = [won if s == winner else 0 for s in range(self.players)]
         result = {
-            "round": self.deal_no,
+            "deal_no": self.deal_no,
             "dealer": self.dealer,
             "winner": winner,
             "cards_left": [len(h) for h in self.hands],
@@ -476,21 +511,21 @@ class LuegenbeutelMatch(Match):
             "scores": list(self.scores),
         }
         self.results.append(result)
-        self.last_deal = dict(result, last_turn=self.last_turn,
+        # ``round`` stays in last_deal for the tables that read it (same as deal_no)
+        self.last_deal = dict(result, round=self.deal_no, last_turn=self.last_turn,
                               last_challenge=self.last_challenge)
-        events: list[dict[str, Any]] = [dict(result, type="round_end")]
+        events: list[dict[str, Any]] = [self.deal_end_event(**result)]
         self.open_turn = None
         self.accepted = []
         if self.scores[winner] >= self.options["target"]:
             self.phase = "over"
             self.turn = None
             self.winners = [winner]
-            events.append({"type": "match_end", "winners": list(self.winners),
-                           "scores": list(self.scores)})
+            events.append(self.match_end_event())
         else:
             self._start_round()
-            events.append({"type": "round", "round": self.deal_no, "dealer": self.dealer,
-                           "turn": self.turn, "number": self.number})
+            events.append(self.deal_start_event(dealer=self.dealer, turn=self.turn,
+                                                number=self.number))
         return events
 
     # ----- views -------------------------------------------------------------------
@@ -503,14 +538,8 @@ class LuegenbeutelMatch(Match):
                 list(range(1, len(self.open_turn["cards"]) + 1))
                 if self.open_turn is not None else []
             )
-        view: dict[str, Any] = {
-            "game": self.name,
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "round": self.deal_no,
-            "deal_no": self.deal_no,
-            "dealer": self.dealer,
+        view = self.view_header(seat)
+        view.update({
             "forehand": (self.dealer + 1) % self.players,
             "number": self.number,
             "turn": self.turn,
@@ -529,17 +558,25 @@ class LuegenbeutelMatch(Match):
             "hand_counts": [len(h) for h in self.hands],
             "stock_count": len(self.stock),
             "discard_count": len(self.discard),
-            "scores": list(self.scores),
             "target": self.options["target"],
             "lb_card": self.options["lb_card"],
             "reveal_all": self.options["reveal_all"],
             "challenge_ms": self.options["challenge_ms"],
-            "winners": list(self.winners),
             "results": list(self.results),
-        }
+        })
         if seat is not None:
             view["hand"] = sort_hand(self.hands[seat])
             view["drawn"] = self.drawn if self.turn == seat and self.passed else None
         if self.last_deal is not None:
             view["last_deal"] = self.last_deal
         return view
+
+
+INFO = GameInfo.of(
+    LuegenbeutelMatch,
+    title="Lügenbeutel",
+    blurb="Lay cards face down, claim the required number and call the liar. "
+          "Empty your hand first; first to 500 points wins.",
+    position=40,
+    challenge_windows=True,
+)

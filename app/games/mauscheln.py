@@ -1,6 +1,6 @@
 """Mauscheln (Maus, Vierblatt, Frische Vier): four cards, four tricks, chips and a pot.
 
-Rules: seed 002 and the Mauscheln section of RULINGS.md (the rulings win).
+Rules: seed 002 and docs/rules/mauscheln.md (the rulings win).
 
 A deal runs through these phases:
 
@@ -28,13 +28,15 @@ Every chip movement of a deal is recorded as a transfer ``{"seat", "amount",
 that house rule; the pot's side is not listed) in the ``deal_end`` event and in
 ``view(...)["last_deal"]``, so the server can keep a ledger: per seat the transfers
 of all deals add up to chips minus start chips.
-The ``deal_end`` event also carries ``chips``, the balances at the end of that deal:
-the engine deals on inside the same ``apply``, so ``scores`` already show the next
-dealer's stake, which is listed among the next deal's transfers. Chips left in the
-pot when the game ends belong to nobody.
+The ``deal_end`` event carries ``scores``, the chips at the end of that deal (the
+engine deals on inside the same ``apply``, so ``match.scores`` already show the next
+dealer's stake, which is listed among the next deal's transfers), and ``pot``, the
+pot then. ``last_deal`` has the same balances under ``scores`` and, for the tables
+that read it, ``chips``. Chips left in the pot when the game ends belong to nobody.
 
-House rules (RULINGS.md, Mauscheln, "House rules"), each a bool room option, all off
-by default. With all four off, views, events and ``last_deal`` are exactly as above.
+House rules (docs/rules/mauscheln.md, "House rules"), each a bool room option, all off
+by default. A house rule never removes a view key: the keys below are in every view
+and every ``last_deal``, empty (``[]``, ``None``, ``False``) when the rule is off.
 
 - ``quartets``: right after the deal (before a knock decision), from forehand in seat
   order, a seat holding four cards of one rank shows them (a public ``quartet`` event;
@@ -61,12 +63,12 @@ by default. With all four off, views, events and ``last_deal`` are exactly as ab
   (stacked deals must hold it); always a trump directly below the trump Ace; turned
   up, it makes diamonds trumps. Both are checked in :meth:`check_option_combination`.
 
-With any house rule on, views also carry ``options`` (the four flags), ``quartets``
+Views carry ``options`` (the four flags), ``quartets``
 (``[{"seat", "cards"}]``, public), ``knock`` (``None`` or ``{"dealer", "pending",
 "decision"}``), ``permanent_trumps`` (``["D7"]``, ``["D6"]`` or ``[]``: a rule, not a
 card's whereabouts), ``trumps`` (the viewer's own cards that are trumps now, hand
 order; ``[]`` for a spectator and for a hidden hand) and ``hand_hidden``; ``last_deal``
-also carries ``quartets`` and ``knock`` (the dealer's decision, or ``None``).
+carries ``quartets`` and ``knock`` (the dealer's decision, or ``None``).
 """
 
 from __future__ import annotations
@@ -76,9 +78,9 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
-from app.games.base import Match, Option
+from app.games.base import GameInfo, Option
 from app.games.cards import check_permutation, rank_of, suit_of
-from app.games.tricks import follow_suit, winning_index
+from app.games.tricks import TrickGame, follow_suit, winning_index
 
 SUITS = ["S", "H", "D", "C"]
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]  # strongest first
@@ -89,6 +91,13 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 HAND_SIZE = 4
 TRICKS_PER_DEAL = 4
+TRICK_SHARE = 4  # each trick won takes pot // TRICK_SHARE
+TRUMP_CARD_AFTER = 2  # the trump card is turned up after this many rounds of dealing
+SEATS_FOR_52 = 6  # a game started with this many seats or more uses all 52 cards
+# strength bands of a trick: trumps above the led suit; another suit cannot win
+TRUMP_BAND = 100
+LED_BAND = 10
+NO_WIN = -1
 
 BIDS = ["mauschel", "pass"]
 ANSWERS = ["join", "fold"]
@@ -104,10 +113,54 @@ def pack_for(seats: int, weli: bool = False) -> list[str]:
     52 for 6 or 7; with ``weli`` the 32-card pack plus the ``D6`` (33 cards).
     It stays the same when players drop out later."""
     if weli:
-        if seats >= 6:
+        if seats >= SEATS_FOR_52:
             raise ValueError("Weli is played with the 32-card pack only (3 to 5 players)")
         return [*PACK_32, WELI]
-    return list(PACK_52 if seats >= 6 else PACK_32)
+    return list(PACK_52 if seats >= SEATS_FOR_52 else PACK_32)
+
+
+def pack_of_size(size: int) -> list[str]:
+    """The pack a view's ``pack_size`` stands for: 32, 33 (Weli) or 52 cards."""
+    if size == len(PACK_52):
+        return list(PACK_52)
+    if size == len(PACK_32) + 1:
+        return [*PACK_32, WELI]
+    return list(PACK_32)
+
+
+def permanent_trump_for(options: dict[str, Any]) -> str | None:
+    """``D7`` with Belli, ``D6`` with Weli: always a trump, whatever the trump suit."""
+    if options.get("belli"):
+        return BELLI
+    if options.get("weli"):
+        return WELI
+    return None
+
+
+# ----- card order (the engine and the bot both use these) --------------------------
+def suit_as(card: str, trump: str, permanent: str | None) -> str:
+    """The suit a card counts as: the permanent trump (Belli/Weli) counts as the trump
+    suit, for following suit too (led, it calls for trumps)."""
+    return trump if card == permanent else suit_of(card)
+
+
+def rank_value(card: str, permanent: str | None) -> int:
+    """Higher is stronger inside the card's suit: Ace 26, King 24 ... 2 2 (steps of
+    two); the permanent trump (Belli/Weli) 25, directly below the trump Ace."""
+    if card == permanent:
+        return 2 * len(RANKS) - 1
+    return 2 * (len(RANKS) - RANKS.index(rank_of(card)))
+
+
+def card_strength(card: str, led_card: str, trump: str, permanent: str | None) -> int:
+    """Strength in a trick led with ``led_card``: trumps above the led suit; a card of
+    another suit cannot win (``NO_WIN``)."""
+    suit = suit_as(card, trump, permanent)
+    if suit == trump:
+        return TRUMP_BAND + rank_value(card, permanent)
+    if suit == suit_as(led_card, trump, permanent):
+        return LED_BAND + rank_value(card, permanent)
+    return NO_WIN
 
 
 def is_quartet(hand: Sequence[str]) -> bool:
@@ -132,12 +185,12 @@ def deal_from_deck(deck: Sequence[str], order: Sequence[int], players: int
     hands: list[list[str]] = [[] for _ in range(players)]
     position = 0
     for round_no in range(HAND_SIZE):
-        if round_no == 2:
-            position += 1  # the trump card is turned up after two rounds
+        if round_no == TRUMP_CARD_AFTER:
+            position += 1  # the trump card is turned up
         for seat in order:
             hands[seat].append(deck[position])
             position += 1
-    trump = deck[2 * k]
+    trump = deck[TRUMP_CARD_AFTER * k]
     return hands, trump, list(deck[position:])
 
 
@@ -148,7 +201,7 @@ def bete_due(pot_before: int, tricks: int, is_sneaker: bool) -> int:
     return pot_before if tricks == 0 else 0
 
 
-class MauschelnMatch(Match):
+class MauschelnMatch(TrickGame):
     """A game of Mauscheln for 3 to 7 seats. ``scores`` are the chips per seat."""
 
     name: ClassVar[str] = "mauscheln"
@@ -184,7 +237,6 @@ class MauschelnMatch(Match):
         ),
     )
 
-    dealer: int
     pack: list[str]
     start_chips: int
     pot: int
@@ -200,10 +252,7 @@ class MauschelnMatch(Match):
     discards: list[list[str]]  # face down, known only to the seat itself
     exchanged: list[int | None]  # how many cards each seat exchanged (public)
     playing: list[int]  # sneaker and joiners, seat order
-    turn: int | None
-    leader: int | None
     trick: list[list[Any]]  # [[seat, card], ...] in play order
-    tricks: list[dict[str, Any]]  # finished tricks of this deal
     won: list[int]  # tricks won per seat in this deal
     transfers: list[dict[str, Any]]  # chip movements of this deal
     quartets: list[dict[str, Any]]  # shown quartets of this deal: {"seat", "cards"} (public)
@@ -225,10 +274,6 @@ class MauschelnMatch(Match):
         """Whether the house rule ``name`` (one of ``HOUSE_RULES``) is on."""
         return bool(self.options.get(name, False))
 
-    @property
-    def house_rules_on(self) -> bool:
-        return any(self.rule(name) for name in HOUSE_RULES)
-
     # ----- setup and dealing -----------------------------------------------
     def setup(self) -> None:
         self.pack = pack_for(self.players, weli=self.rule("weli"))
@@ -241,11 +286,6 @@ class MauschelnMatch(Match):
         self.turn = None
         self.leader = None
         self._start_deal()
-
-    @property
-    def chips(self) -> list[int]:
-        """Chips per seat (the same list as ``scores``)."""
-        return self.scores
 
     def _check_deal(self, entry: Any, seats_in: Any) -> None:
         """Raise ValueError unless ``entry`` is a deal of this pack; with ``seats_in``
@@ -387,37 +427,22 @@ class MauschelnMatch(Match):
     @property
     def permanent_trump(self) -> str | None:
         """``D7`` with Belli, ``D6`` with Weli: always a trump, whatever the trump suit."""
-        if self.rule("belli"):
-            return BELLI
-        if self.rule("weli"):
-            return WELI
-        return None
+        return permanent_trump_for(self.options)
 
     def suit(self, card: str) -> str:
-        """The suit a card counts as: the permanent trump (Belli/Weli) counts as the
-        trump suit, for following suit too (led, it calls for trumps)."""
-        if card == self.permanent_trump:
-            return self.trump
-        return suit_of(card)
+        """The suit a card counts as (see :func:`suit_as`)."""
+        return suit_as(card, self.trump, self.permanent_trump)
 
     def rank_value(self, card: str) -> int:
-        """Higher is stronger inside the card's suit: Ace 26, King 24 ... 2 2 (steps of
-        two); the permanent trump (Belli/Weli) 25, directly below the trump Ace."""
-        if card == self.permanent_trump:
-            return 2 * len(RANKS) - 1
-        return 2 * (len(RANKS) - RANKS.index(rank_of(card)))
+        """See :func:`rank_value`."""
+        return rank_value(card, self.permanent_trump)
 
     def is_trump(self, card: str) -> bool:
         return self.suit(card) == self.trump
 
     def strength(self, card: str, led_card: str) -> int:
-        """Strength in a trick led with ``led_card``: trumps above the led suit;
-        a card of another suit cannot win (-1)."""
-        if self.is_trump(card):
-            return 100 + self.rank_value(card)
-        if self.suit(card) == self.suit(led_card):
-            return 10 + self.rank_value(card)
-        return -1
+        """See :func:`card_strength`."""
+        return card_strength(card, led_card, self.trump, self.permanent_trump)
 
     def sort_hand(self, hand: Sequence[str]) -> list[str]:
         """Trumps first, then spades, hearts, diamonds, clubs; strongest first."""
@@ -474,8 +499,25 @@ class MauschelnMatch(Match):
             return {"kind": kind, "card": best_card, "suit": self.trump}
         return {"kind": "free", "card": best_card, "suit": led_suit}
 
-    def _next_player(self, seat: int) -> int:
+    # ----- trick play (TrickGame hooks) ----------------------------------------
+    def trick_size(self) -> int:
+        return len(self.playing)
+
+    def next_in_trick(self, seat: int) -> int:
+        """The next of the sneaker and joiners, clockwise."""
         return self.clockwise_from((seat + 1) % self.players, self.playing)[0]
+
+    def tricks_per_deal(self) -> int:
+        return TRICKS_PER_DEAL
+
+    def finish_trick(self) -> tuple[int, list[dict[str, Any]]]:
+        winner = self._best_play()[0]
+        self.won[winner] += 1
+        self.tricks.append({"leader": self.leader, "plays": self.trick, "winner": winner})
+        return winner, [{"type": "trick", "winner": winner, "plays": self.trick_plays()}]
+
+    def end_deal(self) -> list[dict[str, Any]]:
+        return self._end_deal("played")
 
     # ----- exchange ----------------------------------------------------------
     def exchange_options(self, seat: int) -> list[str]:
@@ -491,10 +533,20 @@ class MauschelnMatch(Match):
                 actions.append("exchange:" + ",".join(chosen))
         return actions
 
-    # ----- the Match hooks ---------------------------------------------------
-    def _to_act(self) -> set[int]:
-        return {self.turn} if self.turn is not None else set()
+    def allows_exchange(self, seat: int, action: str) -> bool:
+        """``action in exchange_options(seat)``, without listing every combination."""
+        if not action.startswith("exchange:"):
+            return False
+        body = action[len("exchange:"):]
+        cards = body.split(",") if body else []
+        place = {card: i for i, card in enumerate(self.sort_hand(self.hands[seat]))}
+        positions = [place.get(card, -1) for card in cards]
+        if -1 in positions or positions != sorted(set(positions)):
+            return False  # a card not held, named twice, or out of hand order
+        surplus = len(place) - HAND_SIZE
+        return max(surplus, 0) <= len(cards) and len(cards) - surplus <= len(self.stock)
 
+    # ----- the Match hooks ---------------------------------------------------
     def _legal(self, seat: int) -> list[str]:
         if seat != self.turn:
             return []
@@ -506,9 +558,16 @@ class MauschelnMatch(Match):
             return list(ANSWERS)
         if self.phase == "exchange":
             return self.exchange_options(seat)
+        return self.play_actions(seat)
+
+    def _allows(self, seat: int, action: str) -> bool:
+        if seat != self.turn:
+            return False
+        if self.phase == "exchange":
+            return self.allows_exchange(seat, action)
         if self.phase == "play":
-            return ["play:" + c for c in self.sort_hand(self.playable(seat))]
-        return []
+            return self.allows_play(seat, action)
+        return action in self._legal(seat)
 
     def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
         if self.phase == "knock":
@@ -519,7 +578,7 @@ class MauschelnMatch(Match):
             return self._answer(seat, action)
         if self.phase == "exchange":
             return self._exchange(seat, action)
-        return self._play(seat, action.split(":", 1)[1])
+        return self.play_card(seat, action[len("play:"):])
 
     def _knock(self, seat: int, decision: str) -> list[dict[str, Any]]:
         """The dealer's decision with an Ace turned up (knock house rule)."""
@@ -593,30 +652,7 @@ class MauschelnMatch(Match):
             self._open_joining()
         elif not self.queue:
             assert self.sneaker is not None
-            self.phase = "play"
-            self.leader = self.sneaker
-            self.turn = self.sneaker
-        return events
-
-    def _play(self, seat: int, card: str) -> list[dict[str, Any]]:
-        self.hands[seat].remove(card)
-        self.trick.append([seat, card])
-        events: list[dict[str, Any]] = [{"type": "play", "seat": seat, "card": card}]
-        if len(self.trick) < len(self.playing):
-            self.turn = self._next_player(seat)
-            return events
-        winner = self._best_play()[0]
-        self.won[winner] += 1
-        self.tricks.append({"leader": self.leader, "plays": self.trick, "winner": winner})
-        events.append({
-            "type": "trick", "winner": winner,
-            "plays": [{"seat": s, "card": c} for s, c in self.trick],
-        })
-        self.trick = []
-        self.leader = winner
-        self.turn = winner
-        if len(self.tricks) == TRICKS_PER_DEAL:
-            events.extend(self._end_deal("played"))
+            self.start_trick_play(self.sneaker)
         return events
 
     # ----- settling ------------------------------------------------------------
@@ -624,7 +660,7 @@ class MauschelnMatch(Match):
         """Settle the deal (``played``, ``thrown_in``, ``all_folded`` or ``cancelled``),
         record it, then deal on or end the game."""
         pot_before = self.pot
-        trick_value = pot_before // 4
+        trick_value = pot_before // TRICK_SHARE
         betes: list[dict[str, Any]] = []
         if kind == "played":
             assert self.sneaker is not None
@@ -668,15 +704,16 @@ class MauschelnMatch(Match):
             "betes": betes,
             "transfers": [dict(t) for t in self.transfers],
             "pot": self.pot,
-            "chips": list(self.scores),
+            "scores": list(self.scores),
+            "chips": list(self.scores),  # the same as scores; kept for the tables
+            "quartets": copy.deepcopy(self.quartets),
+            "knock": self.knock_state,
         }
-        if self.house_rules_on:
-            self.last_deal["quartets"] = copy.deepcopy(self.quartets)
-            self.last_deal["knock"] = self.knock_state
         self.phase = "settled"
         self.turn = None
         self.queue = []
-        events: list[dict[str, Any]] = [dict(copy.deepcopy(self.last_deal), type="deal_end")]
+        details = {k: v for k, v in self.last_deal.items() if k not in ("deal_no", "chips")}
+        events: list[dict[str, Any]] = [self.deal_end_event(**details)]
         if kind == "cancelled" or sum(1 for c in self.scores if c > 0) < 2:
             events.append(self._finish())
         else:
@@ -691,8 +728,7 @@ class MauschelnMatch(Match):
         self.trick = []
         best = max(self.scores)
         self.winners = [s for s in range(self.players) if self.scores[s] == best]
-        return {"type": "match_end", "winners": list(self.winners), "chips": list(self.scores),
-                "pot": self.pot}
+        return self.match_end_event(pot=self.pot)
 
     def end_by_host(self) -> list[dict[str, Any]]:
         """The host ends the game now. The deal in progress is cancelled (its cards are
@@ -702,10 +738,11 @@ class MauschelnMatch(Match):
         cancelled deal, ``match_end``); [] if the match was already over."""
         if self.is_over:
             return []
-        return self._end_deal("cancelled")
+        # a copy, as from apply: events must not alias the match state
+        return copy.deepcopy(self._end_deal("cancelled"))
 
     # ----- messages ------------------------------------------------------------
-    def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
+    def explain_illegal(self, seat: int, action: str) -> str:
         if seat != self.turn:
             return "it is not your turn"
         if self.phase == "knock":
@@ -729,8 +766,8 @@ class MauschelnMatch(Match):
             if duty["kind"] == "trump":
                 return f"you must play a trump ({self._trump_words()})"
         if self.phase == "play":
-            return "play a card, e.g. " + legal[0]
-        return super().explain_illegal(seat, action, legal)
+            return "play a card, e.g. " + self._legal(seat)[0]
+        return super().explain_illegal(seat, action)
 
     def _trump_words(self) -> str:
         words = SUIT_NAMES[self.trump]
@@ -764,25 +801,18 @@ class MauschelnMatch(Match):
 
     # ----- views ---------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "game": self.name,
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "deal_no": self.deal_no,
-            "dealer": self.dealer,
+        view = self.view_header(seat)
+        view.update({
             "forehand": self.clockwise_from((self.dealer + 1) % self.players, self.in_deal)[0],
             "in_deal": list(self.in_deal),
             "out": [s for s in range(self.players) if s not in self.in_deal],
             "trump_card": self.trump_card,
             "trump": self.trump,
-            "chips": list(self.scores),
-            "scores": list(self.scores),
             "start_chips": self.start_chips,
             "stake": self.options["stake"],
             "stake_paid": self.stake_paid,
             "pot": self.pot,
-            "trick_value": self.pot // 4,
+            "trick_value": self.pot // TRICK_SHARE,
             "stock_count": len(self.stock),
             "pack_size": len(self.pack),
             "bids": list(self.bids),
@@ -800,8 +830,7 @@ class MauschelnMatch(Match):
             "tricks_won": list(self.won),
             "hand_counts": [len(h) for h in self.hands],
             "duty": None,
-            "winners": list(self.winners),
-        }
+        })
         if self.tricks and self.phase == "play":
             last = self.tricks[-1]
             view["last_trick"] = {
@@ -814,21 +843,32 @@ class MauschelnMatch(Match):
             view["discarded"] = list(self.discards[seat])
             if self.phase == "play" and seat == self.turn:
                 view["duty"] = self.duty(seat)
-        if self.house_rules_on:
-            view["options"] = {name: self.rule(name) for name in HOUSE_RULES}
-            view["quartets"] = copy.deepcopy(self.quartets)
-            view["knock"] = None if self.knock_state is None else {
-                "dealer": self.dealer,
-                "pending": self.knock_state == "pending",
-                "decision": None if self.knock_state == "pending" else self.knock_state,
-            }
-            view["permanent_trumps"] = [self.permanent_trump] if self.permanent_trump else []
-            view["trumps"] = [c for c in view.get("hand", []) if self.is_trump(c)]
-            view["hand_hidden"] = hidden
+        # the house-rule keys are always there (empty when the rule is off)
+        view["options"] = {name: self.rule(name) for name in HOUSE_RULES}
+        view["quartets"] = self.quartets
+        view["knock"] = None if self.knock_state is None else {
+            "dealer": self.dealer,
+            "pending": self.knock_state == "pending",
+            "decision": None if self.knock_state == "pending" else self.knock_state,
+        }
+        view["permanent_trumps"] = [self.permanent_trump] if self.permanent_trump else []
+        view["trumps"] = [c for c in view.get("hand", []) if self.is_trump(c)]
+        view["hand_hidden"] = hidden
         if self.last_deal is not None:
-            view["last_deal"] = copy.deepcopy(self.last_deal)
+            view["last_deal"] = self.last_deal  # Match.view hands out a copy
         return view
 
     def hand_hidden(self, seat: int) -> bool:
         """The dealer does not see their hand while the knock decision is pending."""
         return self.knock_state == "pending" and seat == self.dealer
+
+
+INFO = GameInfo.of(
+    MauschelnMatch,
+    title="Mauscheln",
+    blurb="Four cards, four tricks, a pot of chips: say 'mauschel' to play, join in or fold. "
+          "Each trick takes a quarter of the pot; whoever plays and takes no trick pays a bête.",
+    position=30,
+    keeps_chip_ledger=True,
+    host_can_end=True,
+)

@@ -1,6 +1,6 @@
 """Schafkopf, the no-auction variant with a trump suit that rotates deal by deal.
 
-Rules: seed 001 and the Schafkopf section of RULINGS.md. Four players, partners
+Rules: seed 001 and docs/rules/schafkopf.md. Four players, partners
 opposite (seats 0+2 against 1+3); deal k has trump E, G, H, S for k mod 4 = 1, 2, 3, 0;
 only that suit is trump, ranked O > U > A > 10 > K > 9 > 8 > 7; side suits rank
 A > 10 > K > O > U > 9 > 8 > 7. 61 card points win a unit, 91 two (Schneider),
@@ -9,9 +9,10 @@ A > 10 > K > O > U > 9 > 8 > 7. 61 card points win a unit, 91 two (Schneider),
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from app.games.base import Match, Option
+from app.games.base import GameInfo, Option
 from app.games.cards import (
     SCHAFKOPF_DECK,
     SCHAFKOPF_SUITS,
@@ -20,17 +21,26 @@ from app.games.cards import (
     rank_of,
     suit_of,
 )
-from app.games.tricks import follow_suit, winning_index
+from app.games.tricks import TrickGame, winning_index
 
+PLAYERS = 4
+HAND_SIZE = 8
 TRUMP_ORDER = ["O", "U", "A", "10", "K", "9", "8", "7"]  # strongest first
 SIDE_ORDER = ["A", "10", "K", "O", "U", "9", "8", "7"]
 POINTS = {"A": 11, "10": 10, "K": 4, "O": 3, "U": 2, "9": 0, "8": 0, "7": 0}
-TEAMS = [[0, 2], [1, 3]]
+TEAMS = [[0, 2], [1, 3]]  # partners sit opposite
+WIN_POINTS = 61  # card points (of 120) that win a deal's unit
+SCHNEIDER_POINTS = 91  # card points that win two units
+SCHNEIDER_UNITS = 2
+# strength bands: any trump beats any card of the led suit; other suits cannot win
+TRUMP_BAND = 100
+LED_BAND = 10
+NO_WIN = -1
 
 
 def trump_for_deal(deal_no: int) -> str:
     """Trump suit of deal number ``deal_no`` (1-based): E, G, H, S, E, ..."""
-    return SCHAFKOPF_SUITS[(deal_no - 1) % 4]
+    return SCHAFKOPF_SUITS[(deal_no - 1) % len(SCHAFKOPF_SUITS)]
 
 
 def card_points(card: str) -> int:
@@ -38,7 +48,12 @@ def card_points(card: str) -> int:
 
 
 def team_of(seat: int) -> int:
-    return seat % 2
+    return seat % len(TEAMS)
+
+
+def partner_of(seat: int) -> int:
+    """The seat opposite, the partner."""
+    return next(s for s in TEAMS[team_of(seat)] if s != seat)
 
 
 def card_strength(card: str, led: str, trump: str) -> int:
@@ -46,13 +61,13 @@ def card_strength(card: str, led: str, trump: str) -> int:
     other suits cannot win (-1)."""
     suit, rank = suit_of(card), rank_of(card)
     if suit == trump:
-        return 100 + (len(TRUMP_ORDER) - TRUMP_ORDER.index(rank))
+        return TRUMP_BAND + (len(TRUMP_ORDER) - TRUMP_ORDER.index(rank))
     if suit == suit_of(led):
-        return 10 + (len(SIDE_ORDER) - SIDE_ORDER.index(rank))
-    return -1
+        return LED_BAND + (len(SIDE_ORDER) - SIDE_ORDER.index(rank))
+    return NO_WIN
 
 
-def sort_hand(hand: list[str], trump: str) -> list[str]:
+def sort_hand(hand: Sequence[str], trump: str) -> list[str]:
     """Trumps first (strongest first), then the side suits in E G H S order."""
 
     def key(card: str) -> tuple[int, int]:
@@ -64,24 +79,20 @@ def sort_hand(hand: list[str], trump: str) -> list[str]:
     return sorted(hand, key=key)
 
 
-class SchafkopfMatch(Match):
+class SchafkopfMatch(TrickGame):
     name: ClassVar[str] = "schafkopf"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 4
+    min_players: ClassVar[int] = PLAYERS
+    max_players: ClassVar[int] = PLAYERS
     options_spec: ClassVar[tuple[Option, ...]] = (
         Option(
             "target", "Units to win", "int", 11, minimum=1, maximum=99,
             help="The first team to reach this many units wins the match.",
         ),
     )
+    suit_names: ClassVar[dict[str, str]] = SUIT_NAMES_DE
 
-    dealer: int
     trump: str
-    hands: list[list[str]]
     trick: list[list[Any]]  # [[seat, card], ...] in play order
-    leader: int
-    turn: int | None
-    tricks: list[dict[str, Any]]  # finished tricks of the current deal
     taken: list[int]  # card points per team in the current deal
     units: list[int]
     results: list[dict[str, Any]]  # one per finished deal
@@ -90,7 +101,7 @@ class SchafkopfMatch(Match):
     def setup(self) -> None:
         for entry in self.stacked_deals:
             self._check_deal(entry)
-        self.units = [0, 0]
+        self.units = [0] * len(TEAMS)
         self.results = []
         self.last_deal = None
         self._start_deal()
@@ -101,7 +112,9 @@ class SchafkopfMatch(Match):
         if not isinstance(entry, dict) or not isinstance(entry.get("hands"), list):
             raise ValueError("a Schafkopf deal is {'hands': [[8 cards] x 4]}")
         hands = entry["hands"]
-        if len(hands) != 4 or any(not isinstance(h, list) or len(h) != 8 for h in hands):
+        if len(hands) != PLAYERS or any(
+            not isinstance(h, list) or len(h) != HAND_SIZE for h in hands
+        ):
             raise ValueError("a Schafkopf deal has four hands of eight cards")
         if any(not isinstance(c, str) for h in hands for c in h):
             raise ValueError("a card is a code string such as 'EO'")
@@ -110,84 +123,44 @@ class SchafkopfMatch(Match):
     def _start_deal(self) -> None:
         self.deal_no += 1
         if self.deal_no > 1:
-            self.dealer = (self.dealer + 1) % 4
+            self.dealer = (self.dealer + 1) % PLAYERS
         self.trump = trump_for_deal(self.deal_no)
         stacked = self.next_stacked_deal()
         if stacked is not None:
             self.hands = [list(h) for h in stacked["hands"]]
         else:
             deck = self.shuffled(SCHAFKOPF_DECK)
-            self.hands = [deck[i * 8:(i + 1) * 8] for i in range(4)]
-        self.leader = (self.dealer + 1) % 4
-        self.turn = self.leader
-        self.trick = []
-        self.tricks = []
-        self.taken = [0, 0]
-        self.phase = "play"
+            self.hands = [deck[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i in range(PLAYERS)]
+        self.taken = [0] * len(TEAMS)
+        self.start_trick_play((self.dealer + 1) % PLAYERS)
 
     # ----- rules ---------------------------------------------------------------
-    def _led_suit(self) -> str | None:
-        return suit_of(self.trick[0][1]) if self.trick else None
+    def sort_hand(self, hand: Sequence[str]) -> list[str]:
+        return sort_hand(hand, self.trump)
 
-    def playable(self, seat: int) -> list[str]:
-        return follow_suit(self.hands[seat], self._led_suit(), suit_of)
+    def tricks_per_deal(self) -> int:
+        return HAND_SIZE
 
-    def _to_act(self) -> set[int]:
-        return {self.turn} if self.turn is not None else set()
-
-    def _legal(self, seat: int) -> list[str]:
-        if self.phase != "play" or seat != self.turn:
-            return []
-        return ["play:" + c for c in sort_hand(self.playable(seat), self.trump)]
-
-    def explain_illegal(self, seat: int, action: str, legal: list[str]) -> str:
-        if self.phase == "play" and seat != self.turn:
-            return "it is not your turn"
-        if action.startswith("play:"):
-            card = action[5:]
-            if len(card) > 8:
-                return "there is no such card"
-            if card not in self.hands[seat]:
-                return f"you do not hold {card!r}"
-            led = self._led_suit()
-            if led is not None:
-                return f"you must follow suit: {SUIT_NAMES_DE[led]} was led"
-        return super().explain_illegal(seat, action, legal)
-
-    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
-        card = action.split(":", 1)[1]
-        self.hands[seat].remove(card)
-        self.trick.append([seat, card])
-        events: list[dict[str, Any]] = [{"type": "play", "seat": seat, "card": card}]
-        if len(self.trick) < 4:
-            self.turn = (seat + 1) % 4
-            return events
-        plays = [c for _, c in self.trick]
+    def finish_trick(self) -> tuple[int, list[dict[str, Any]]]:
+        plays = self.trick_cards()
         win_at = winning_index(plays, lambda c, led: card_strength(c, led, self.trump))
-        winner = self.trick[win_at][0]
+        winner = self.played_seat(self.trick[win_at])
         points = sum(card_points(c) for c in plays)
         self.taken[team_of(winner)] += points
         self.tricks.append({"leader": self.leader, "plays": self.trick, "winner": winner})
-        events.append({"type": "trick", "winner": winner, "cards": plays, "points": points})
-        self.trick = []
-        self.leader = winner
-        self.turn = winner
-        if len(self.tricks) == 8:
-            events.extend(self._end_deal())
-        return events
+        return winner, [{"type": "trick", "winner": winner, "cards": plays, "points": points}]
 
-    def _end_deal(self) -> list[dict[str, Any]]:
+    def end_deal(self) -> list[dict[str, Any]]:
         points = list(self.taken)
-        if points[0] == points[1]:
-            won_units, winner_team = [0, 0], None
-        else:
+        won_units = [0] * len(TEAMS)
+        winner_team: int | None = None
+        if points[0] != points[1]:
             winner_team = 0 if points[0] > points[1] else 1
-            units = 2 if points[winner_team] >= 91 else 1
-            won_units = [0, 0]
-            won_units[winner_team] = units
-        for t in (0, 1):
+            won_units[winner_team] = (SCHNEIDER_UNITS if points[winner_team] >= SCHNEIDER_POINTS
+                                      else 1)
+        for t in range(len(TEAMS)):
             self.units[t] += won_units[t]
-        self.scores = [self.units[team_of(s)] for s in range(4)]
+        self.scores = [self.units[team_of(s)] for s in range(PLAYERS)]
         result = {
             "deal_no": self.deal_no,
             "dealer": self.dealer,
@@ -195,53 +168,44 @@ class SchafkopfMatch(Match):
             "points": points,
             "units": won_units,
             "winner_team": winner_team,
-            "schneider": winner_team is not None and points[winner_team] >= 91,
+            "schneider": winner_team is not None and points[winner_team] >= SCHNEIDER_POINTS,
             "draw": winner_team is None,
             "total_units": list(self.units),
         }
         self.results.append(result)
-        self.last_deal = dict(result, tricks=self.tricks)
-        events: list[dict[str, Any]] = [dict(result, type="deal_end")]
+        self.last_deal = dict(result, tricks=self.tricks, scores=list(self.scores))
+        events: list[dict[str, Any]] = [self.deal_end_event(**result)]
         target = self.options["target"]
         if winner_team is not None and self.units[winner_team] >= target:
             self.phase = "over"
             self.turn = None
             self.winners = list(TEAMS[winner_team])
-            events.append({"type": "match_end", "winners": self.winners, "units": self.units})
+            events.append(self.match_end_event(units=list(self.units)))
         else:
             self._start_deal()
-            events.append({
-                "type": "deal", "deal_no": self.deal_no, "dealer": self.dealer,
-                "trump": self.trump,
-            })
+            events.append(self.deal_start_event(dealer=self.dealer, trump=self.trump))
         return events
 
     # ----- views ---------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "game": self.name,
-            "seat": seat,
-            "players": 4,
-            "phase": self.phase,
-            "deal_no": self.deal_no,
-            "dealer": self.dealer,
-            "forehand": (self.dealer + 1) % 4,
+        view = self.view_header(seat)
+        view.update({
+            "forehand": (self.dealer + 1) % PLAYERS,
             "trump": self.trump,
             "teams": TEAMS,
             "units": list(self.units),
-            "scores": list(self.scores),
             "target": self.options["target"],
             "turn": self.turn,
             "leader": self.leader,
-            "trick": [{"seat": s, "card": c} for s, c in self.trick],
+            "trick": self.trick_plays(),
             "last_trick": None,
             "tricks_won": [
-                sum(1 for t in self.tricks if team_of(t["winner"]) == team) for team in (0, 1)
+                sum(1 for t in self.tricks if team_of(t["winner"]) == team)
+                for team in range(len(TEAMS))
             ],
             "hand_counts": [len(h) for h in self.hands],
-            "winners": list(self.winners),
             "results": list(self.results),
-        }
+        })
         if self.tricks and not self.is_over:
             last = self.tricks[-1]
             view["last_trick"] = {
@@ -255,3 +219,12 @@ class SchafkopfMatch(Match):
         if self.last_deal is not None:
             view["last_deal"] = self.last_deal
         return view
+
+
+INFO = GameInfo.of(
+    SchafkopfMatch,
+    title="Schafkopf",
+    blurb="Two teams of two, no auction: the trump suit rotates deal by deal. "
+          "First team to 11 units wins.",
+    position=10,
+)

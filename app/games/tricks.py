@@ -1,8 +1,15 @@
-"""Trick-taking helpers shared by the trick games: one follow-suit rule, one winner rule."""
+"""Trick-taking shared by the trick games: one follow-suit rule, one winner rule, and
+:class:`TrickGame`, the one place that runs the turns of trick play."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from app.games.base import Match
+from app.games.cards import suit_of
+
+CARD_SHOWN_MAX = 20  # a card code that is not held is quoted back at most this long
 
 
 def follow_suit(
@@ -36,3 +43,161 @@ def winning_index(plays: Sequence[str], strength: Callable[[str, str], int]) -> 
         if s > best_strength:
             best, best_strength = i, s
     return best
+
+
+class TrickGame(Match):
+    """Trick play, shared by every trick game: who leads, whose turn it is, playing a
+    card, when a trick is complete, and that its winner leads the next one.
+
+    State (plain JSON, as every match): ``hands`` per seat, the open ``trick`` (one
+    entry per play, in the layout of :meth:`play_entry`), ``leader``, ``turn`` (None
+    when nobody plays a card) and the finished ``tricks`` of the deal.
+
+    A game supplies the card order (:meth:`sort_hand`, :meth:`finish_trick`), the
+    number of tricks a deal has, and what happens when the deal ends
+    (:meth:`end_deal`); it may narrow :meth:`playable` (duties beyond following suit),
+    the seats that play a trick (:meth:`trick_size`, :meth:`next_in_trick`) and the
+    phases in which cards are played at all.
+    """
+
+    suit_names: ClassVar[dict[str, str]] = {}  # suit letter -> name in a message
+    play_phase: ClassVar[str] = "play"
+
+    hands: list[list[str]]
+    trick: list[Any]
+    leader: int | None
+    turn: int | None
+    tricks: list[dict[str, Any]]
+
+    # ----- the trick entry layout (the games' snapshots differ; kept as they are) ----
+    @staticmethod
+    def play_entry(seat: int, card: str) -> Any:
+        """One play as it is stored in ``trick``: ``[seat, card]`` by default."""
+        return [seat, card]
+
+    @staticmethod
+    def played_seat(entry: Any) -> int:
+        return int(entry[0])
+
+    @staticmethod
+    def played_card(entry: Any) -> str:
+        return str(entry[1])
+
+    def trick_cards(self) -> list[str]:
+        """The cards of the open trick in play order."""
+        return [self.played_card(e) for e in self.trick]
+
+    def trick_plays(self) -> list[dict[str, Any]]:
+        """The open trick as public ``{"seat", "card"}`` records."""
+        return [{"seat": self.played_seat(e), "card": self.played_card(e)} for e in self.trick]
+
+    # ----- hooks ---------------------------------------------------------------------
+    def suit(self, card: str) -> str:
+        """The suit a card counts as for following suit."""
+        return suit_of(card)
+
+    def sort_hand(self, hand: Sequence[str]) -> list[str]:
+        raise NotImplementedError
+
+    def tricks_per_deal(self) -> int:
+        raise NotImplementedError
+
+    def trick_size(self) -> int:
+        """How many cards make a trick complete."""
+        return self.players
+
+    def next_in_trick(self, seat: int) -> int:
+        """Who plays after ``seat`` in the open trick (clockwise)."""
+        return (seat + 1) % self.players
+
+    def finish_trick(self) -> tuple[int, list[dict[str, Any]]]:
+        """Decide the complete open trick and record it in ``tricks``; return the
+        winner and the events to announce (the ``trick`` event among them)."""
+        raise NotImplementedError
+
+    def end_deal(self) -> list[dict[str, Any]]:
+        """The last trick of the deal is done: score it, then deal on or end."""
+        raise NotImplementedError
+
+    # ----- turns and legality ------------------------------------------------------
+    def start_trick_play(self, leader: int) -> None:
+        """``leader`` leads the first trick of the deal."""
+        self.phase = self.play_phase
+        self.leader = leader
+        self.turn = leader
+        self.trick = []
+        self.tricks = []
+
+    def led_suit(self) -> str | None:
+        return self.suit(self.played_card(self.trick[0])) if self.trick else None
+
+    def playable(self, seat: int) -> list[str]:
+        """The cards ``seat`` may play now: follow suit if able."""
+        return follow_suit(self.hands[seat], self.led_suit(), self.suit)
+
+    def on_play_turn(self, seat: int) -> bool:
+        return self.phase == self.play_phase and seat == self.turn
+
+    def play_actions(self, seat: int) -> list[str]:
+        """The ``play:<card>`` actions of ``seat``, in hand order; [] off turn."""
+        if not self.on_play_turn(seat):
+            return []
+        return ["play:" + c for c in self.sort_hand(self.playable(seat))]
+
+    def allows_play(self, seat: int, action: str) -> bool:
+        """``action in play_actions(seat)``, without building the list."""
+        return (self.on_play_turn(seat) and action.startswith("play:")
+                and action[5:] in self.playable(seat))
+
+    def explain_play(self, seat: int, action: str) -> str | None:
+        """Why a refused ``play:`` action of the seat on turn fails, or None."""
+        if not action.startswith("play:"):
+            return None
+        card = action[5:]
+        if card not in self.hands[seat]:
+            shown = card if len(card) <= CARD_SHOWN_MAX else card[:CARD_SHOWN_MAX] + "…"
+            return f"you do not hold {shown!r}"
+        led = self.led_suit()
+        if led is not None:
+            return f"you must follow suit: {self.suit_names.get(led, led)} was led"
+        return None
+
+    def _to_act(self) -> set[int]:
+        return {self.turn} if self.turn is not None else set()
+
+    def _legal(self, seat: int) -> list[str]:
+        return self.play_actions(seat)
+
+    def _allows(self, seat: int, action: str) -> bool:
+        return self.allows_play(seat, action)
+
+    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
+        return self.play_card(seat, action[5:])
+
+    def explain_illegal(self, seat: int, action: str) -> str:
+        if self.phase == self.play_phase and seat != self.turn:
+            return "it is not your turn"
+        if self.phase == self.play_phase:
+            reason = self.explain_play(seat, action)
+            if reason is not None:
+                return reason
+        return super().explain_illegal(seat, action)
+
+    # ----- playing -------------------------------------------------------------------
+    def play_card(self, seat: int, card: str) -> list[dict[str, Any]]:
+        """``seat`` plays ``card`` (known to be legal). A complete trick is decided,
+        its winner leads the next, and after the last trick the deal ends."""
+        self.hands[seat].remove(card)
+        self.trick.append(self.play_entry(seat, card))
+        events: list[dict[str, Any]] = [{"type": "play", "seat": seat, "card": card}]
+        if len(self.trick) < self.trick_size():
+            self.turn = self.next_in_trick(seat)
+            return events
+        winner, trick_events = self.finish_trick()
+        events += trick_events
+        self.trick = []
+        self.leader = winner
+        self.turn = winner
+        if len(self.tricks) == self.tricks_per_deal():
+            events += self.end_deal()
+        return events

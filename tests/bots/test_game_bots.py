@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from app.bots import POLICIES, beutelschneider, luegenbeutel, mauscheln
+from app.bots import POLICIES, beutelschneider, luegenbeutel, mauscheln, schafkopf
 from app.games import GAMES, Match, new_match
 from app.games import luegenbeutel as lb_engine
 from app.games import mauscheln as ms_engine
@@ -122,6 +122,31 @@ def test_bot_imports_only_pure_helpers_never_a_match(module: Any) -> None:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 assert not alias.name.startswith("app."), alias.name
+
+
+def test_schafkopf_bot_finds_the_partner_in_the_views_teams_not_by_seat_arithmetic() -> None:
+    m = new_match("schafkopf", 4, {"dealer": 0}, seed=2)
+    for seat in range(4):
+        view = m.view(seat)
+        partner = schafkopf.partner_in(view)
+        assert any({seat, partner} == set(team) for team in view["teams"])
+        changed = dict(view, teams=[[seat, (seat + 1) % 4], [(seat + 2) % 4, (seat + 3) % 4]])
+        assert schafkopf.partner_in(changed) == (seat + 1) % 4, "read from the view"
+
+
+@pytest.mark.parametrize("options", [{}, {"belli": True}, {"weli": True}],
+                         ids=["plain", "belli", "weli"])
+def test_mauscheln_bot_orders_the_cards_exactly_as_the_engine(options: dict[str, Any]) -> None:
+    for seed in range(6):
+        m = new_match("mauscheln", 4, {"dealer": 0, **options}, seed=seed)
+        assert isinstance(m, ms_engine.MauschelnMatch)
+        view = m.view(1)
+        table = mauscheln._Table(view, 1.0)
+        assert len(table.unseen) + len(table.hand) + 1 == len(m.pack), "the same pack"
+        for card in m.pack:
+            assert table.suit(card) == m.suit(card)
+            for led in m.pack:
+                assert table.strength(card, led) == m.strength(card, led)
 
 
 # ----- Beutelschneider: good play ------------------------------------------------------

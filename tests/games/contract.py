@@ -1,6 +1,6 @@
 """Checks every engine must pass, shared by the per-game test modules.
 
-Each helper drives a match only through the ENGINE.md surface, the way the server,
+Each helper drives a match only through the docs/engine.md surface, the way the server,
 the bots and the benchmarks do.
 """
 

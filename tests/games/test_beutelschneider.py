@@ -1,6 +1,6 @@
 """Beutelschneider rules as tests: the seed's edge cases, the rulings and properties.
 
-Scenarios are stacked deals (``deals=[...]``) played through the ENGINE.md surface;
+Scenarios are stacked deals (``deals=[...]``) played through the docs/engine.md surface;
 the properties play random legal matches from seeds Hypothesis draws.
 """
 
@@ -472,7 +472,7 @@ def test_totals_accumulate_and_the_deal_passes_clockwise() -> None:
     play_tricks(m, rotated(GUARD_PLAIN_LAST_TRICKS, 1))
     assert m.scores == [20, 50, 30, 0]
     assert m.view(0)["last_deal"]["sheets"][1]["total"] == 50
-    assert [r["totals"] for r in m.view(None)["results"]] == [[20, 30, 0, 0], [20, 50, 30, 0]]
+    assert [r["scores"] for r in m.view(None)["results"]] == [[20, 30, 0, 0], [20, 50, 30, 0]]
     assert m.dealer == 0 and m.deal_no == 3 and not m.is_over
 
 
@@ -671,8 +671,8 @@ def test_numbered_card_points_total_sixty_per_hand_and_totals_add_up(
     assert m.winners == [m.scores.index(max(m.scores))]
     assert m.scores.count(max(m.scores)) == 1
     results = m.view(0)["results"]
-    assert [r["totals"] for r in results][-1] == m.scores
-    assert all(max(r["totals"]) < target or r["totals"].count(max(r["totals"])) > 1
+    assert [r["scores"] for r in results][-1] == m.scores
+    assert all(max(r["scores"]) < target or r["scores"].count(max(r["scores"])) > 1
                for r in results[:-1]), "the match ended at the first hand it could"
 
 
@@ -722,3 +722,14 @@ def test_restored_finished_match_stays_over() -> None:
     copy = restore(json.loads(json.dumps(m.snapshot())))
     assert copy.is_over and copy.winners == m.winners and copy.scores == m.scores
     assert copy.view(2) == m.view(2)
+
+
+def test_a_snapshot_saved_when_results_said_totals_resumes_the_same() -> None:
+    m = new_match("beutelschneider", 4, {"dealer": 0}, seed=21)
+    contract.play_random(m, random.Random(21), until=lambda m: m.view(None)["results"])
+    old = m.snapshot()
+    for result in old["state"]["results"]:  # the shape saved by the version before
+        result["totals"] = result.pop("scores")
+    resumed = restore(json.loads(json.dumps(old)))
+    assert resumed.view(0) == m.view(0)
+    assert resumed.view(None)["results"][0]["scores"] == m.scores

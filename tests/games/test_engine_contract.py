@@ -1,4 +1,4 @@
-"""The ENGINE.md contract, checked for every game registered in ``app.games.GAMES``.
+"""The docs/engine.md contract, checked for every game registered in ``app.games.GAMES``.
 
 Nothing here knows a particular game: the parametrisation is read from the registry
 at collection time, so a newly registered engine is covered the moment it appears.
@@ -7,6 +7,7 @@ at collection time, so a newly registered engine is covered the moment it appear
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import math
 import random
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from app.games import GAMES, Match, new_match, restore
+from app.games import GAMES, IllegalAction, Match, new_match, register, restore, unregister
 from tests.games import contract
 
 GAME_NAMES = sorted(GAMES)
@@ -359,3 +360,234 @@ def test_a_copy_is_independent_and_a_seeded_copy_plays_on_identically(
             seat, action = contract.random_step(m, replay)
             m.apply(seat, action)
         assert contract.state_of(m) == contract.state_of(twin)
+
+
+# ----- one validation path -------------------------------------------------------------
+def candidate_actions(m: Match) -> list[str]:
+    """Every seat's legal actions, near misses of them (a list in another order, a
+    card named twice, a stray space) and malformed strings."""
+    actions: set[str] = set()
+    for seat in range(m.players):
+        for action in m.legal_actions(seat):
+            actions.add(action)
+            actions.add(action + " ")
+            kind, _, body = action.partition(":")
+            parts = body.split(",")
+            if len(parts) > 1:
+                actions.add(kind + ":" + ",".join(reversed(parts)))
+                actions.add(kind + ":" + ",".join([parts[0], *parts]))
+            elif body:
+                actions.add(kind + ":" + body + "," + body)
+    return sorted(actions) + [a for a in contract.MALFORMED_ACTIONS if isinstance(a, str)]
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_verify_accepts_exactly_the_legal_actions_and_changes_nothing(name: str) -> None:
+    info = GAMES[name]
+    m = new_match(name, info.min_players, quick_options(name), seed=11)
+    rng = random.Random(11)
+    for _ in range(300):
+        before = contract.state_of(m)
+        candidates = candidate_actions(m)
+        for seat in range(m.players):
+            legal = set(m.legal_actions(seat))
+            for action in candidates:
+                if action in legal:
+                    m.verify(seat, action)
+                else:
+                    with pytest.raises(IllegalAction) as refused:
+                        m.verify(seat, action)
+                    assert str(refused.value)
+        assert contract.state_of(m) == before, "verify never changes the match"
+        if m.is_over:
+            break
+        m.apply(*contract.random_step(m, rng))
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_apply_refuses_with_the_same_reason_verify_gives(name: str) -> None:
+    info = GAMES[name]
+    m = new_match(name, info.min_players, quick_options(name), seed=4)
+    rng = random.Random(4)
+    for _ in range(60):
+        if m.is_over:
+            break
+        for seat in range(m.players):
+            for action in candidate_actions(m):
+                if action in m.legal_actions(seat):
+                    continue
+                with pytest.raises(IllegalAction) as by_verify:
+                    m.verify(seat, action)
+                with pytest.raises(IllegalAction) as by_apply:
+                    m.apply(seat, action)
+                assert str(by_apply.value) == str(by_verify.value)
+        m.apply(*contract.random_step(m, rng))
+
+
+# ----- the registry: declared once, lobby order, run-time registration ------------------
+def test_the_lobby_order_is_the_declared_position() -> None:
+    assert list(GAMES)[:4] == ["schafkopf", "beutelschneider", "mauscheln", "luegenbeutel"]
+    positions = [info.position for info in GAMES.values()]
+    assert positions == sorted(positions)
+
+
+def test_each_game_declares_what_the_server_must_provide() -> None:
+    flags = {name: (info.keeps_chip_ledger, info.host_can_end, info.challenge_windows)
+             for name, info in GAMES.items()}
+    assert flags["mauscheln"] == (True, True, False)
+    assert flags["luegenbeutel"] == (False, False, True)
+    assert flags["schafkopf"] == flags["beutelschneider"] == (False, False, False)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_game_info_is_declared_next_to_its_engine(name: str) -> None:
+    info = GAMES[name]
+    module = __import__(info.match_class.__module__, fromlist=["INFO"])
+    assert module.INFO is info
+    assert (info.min_players, info.max_players, info.options) == (
+        info.match_class.min_players, info.match_class.max_players,
+        info.match_class.options_spec)
+    assert isinstance(info.blurb, str) and info.blurb.strip()
+
+
+def test_register_adds_a_game_in_position_order_and_unregister_removes_it() -> None:
+    base = GAMES["schafkopf"]
+    early = dataclasses.replace(base, name="early_copy", position=base.position - 1)
+    register(early)
+    try:
+        assert list(GAMES)[0] == "early_copy"
+        assert new_match("early_copy", 4, seed=1).name == "schafkopf"
+        register(early)  # the same entry again changes nothing
+        with pytest.raises(ValueError):
+            register(dataclasses.replace(early, title="Another game"))
+    finally:
+        unregister("early_copy")
+    assert "early_copy" not in GAMES
+    with pytest.raises(ValueError):
+        new_match("early_copy", 4)
+
+
+# ----- the typed records of a deal -----------------------------------------------------
+def check_records(m: Match, events: list[dict[str, Any]]) -> None:
+    """deal / deal_end / match_end carry one name per idea, in every game. With a chip
+    ledger, the transfers of all deals so far add up to the scores minus the start
+    (the same for every seat; the first deal's stake is among its transfers)."""
+    info = GAMES[m.name]
+    ends = [e for e in events if e["type"] == "deal_end"]
+    starts = [e for e in events if e["type"] == "deal"]
+    assert [e["deal_no"] for e in ends] == list(range(1, len(ends) + 1)), \
+        "exactly one deal_end per finished deal, numbered from 1"
+    assert [e["deal_no"] for e in starts] == list(range(2, len(starts) + 2))
+    assert not [e for e in events if e["type"] in ("round_end", "round")]
+    net = [0] * m.players
+    start: list[int] | None = None
+    for end in ends:
+        assert isinstance(end["scores"], list) and len(end["scores"]) == m.players
+        assert all(isinstance(s, int) for s in end["scores"])
+        assert "chips" not in end and "totals" not in end and "round" not in end
+        if info.keeps_chip_ledger:
+            assert isinstance(end["pot"], int)
+            for transfer in end["transfers"]:
+                net[transfer["seat"]] += transfer["amount"]
+            if start is None:
+                start = [s - n for s, n in zip(end["scores"], net, strict=True)]
+                assert len(set(start)) == 1, "every seat starts with the same chips"
+            assert net == [s - s0 for s, s0 in zip(end["scores"], start, strict=True)], \
+                "the transfers of all deals add up to the scores"
+    finals = [e for e in events if e["type"] == "match_end"]
+    if m.is_over:
+        assert len(finals) == 1 and events[-1]["type"] in ("match_end",)
+        assert finals[0]["winners"] == m.winners and finals[0]["scores"] == m.scores
+        assert ends and ends[-1]["scores"] == m.scores
+        assert len(ends) == m.view(None)["deal_no"]
+    else:
+        assert not finals
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_deal_ends_with_one_deal_end_record_and_the_match_with_match_end(
+        name: str) -> None:
+    info = GAMES[name]
+    for seed in range(3):
+        m = new_match(name, info.min_players, quick_options(name), seed=seed)
+        rng = random.Random(seed)
+        events: list[dict[str, Any]] = []
+        for _ in range(3_000):
+            if m.is_over:
+                break
+            events += m.apply(*contract.random_step(m, rng))
+        if not m.is_over and info.host_can_end:
+            events += m.end_by_host()
+        check_records(m, events)
+
+
+# ----- the view header -------------------------------------------------------------------
+HEADER = ("game", "phase", "seat", "players", "dealer", "deal_no", "scores", "to_act",
+          "winners")
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_view_starts_with_the_same_header(name: str) -> None:
+    info = GAMES[name]
+    m = new_match(name, info.max_players, quick_options(name), seed=2)
+    rng = random.Random(2)
+    for _ in range(200):
+        for seat in [None, *range(m.players)]:
+            view = m.view(seat)
+            assert {k: view[k] for k in HEADER} == {
+                "game": name, "phase": m.phase, "seat": seat, "players": m.players,
+                "dealer": view["dealer"], "deal_no": view["deal_no"], "scores": m.scores,
+                "to_act": sorted(m.to_act()), "winners": m.winners}
+            assert isinstance(view["dealer"], int) and view["deal_no"] >= 1
+            assert "round" not in view and "chips" not in view
+        if m.is_over:
+            break
+        m.apply(*contract.random_step(m, rng))
+
+
+# ----- who the game waits for, challenge windows, the host's end --------------------------
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_must_act_and_challenge_windows_follow_the_declaration(name: str) -> None:
+    info = GAMES[name]
+    m = new_match(name, info.min_players, quick_options(name), seed=6)
+    rng = random.Random(6)
+    seen: set[int] = set()
+    current = m.challenge_window()
+    opened = 0
+    for _ in range(1_500):
+        acting = m.to_act()
+        waited_for = {s for s in range(m.players) if m.must_act(s)}
+        assert waited_for <= acting
+        if not info.challenge_windows:
+            assert m.challenge_window() is None
+            assert waited_for == acting
+        elif not m.is_over and m.phase == "play":
+            assert len(waited_for) == 1, "in play the game waits for the player on turn only"
+        window = m.challenge_window()
+        if window is not None and window != current:
+            assert window not in seen, "a new window gets a new id"
+            seen.add(window)
+            opened += 1
+        current = window
+        if m.is_over:
+            break
+        m.apply(*contract.random_step(m, rng))
+    if info.challenge_windows:
+        assert opened > 0
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_end_by_host_only_where_the_game_declares_it(name: str) -> None:
+    info = GAMES[name]
+    m = new_match(name, info.min_players, {"dealer": 0}, seed=8)
+    contract.advance(m, random.Random(8), 5)  # a few moves into the first deal
+    assert not m.is_over
+    before = contract.state_of(m)
+    if not info.host_can_end:
+        with pytest.raises(IllegalAction, match="ends by itself"):
+            m.end_by_host()
+        assert contract.state_of(m) == before
+        return
+    events = m.end_by_host()
+    assert m.is_over and events[-1]["type"] == "match_end"
+    assert_plain_json(events, f"{name} end_by_host")

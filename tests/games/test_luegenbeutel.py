@@ -1,4 +1,4 @@
-"""Lügenbeutel: the rules of seed 003 and RULINGS.md as sentences, the seed's worked
+"""Lügenbeutel: the rules of seed 003 and docs/rules/luegenbeutel.md as sentences, the seed's worked
 example, and the engine contract (conservation, hidden cards, refusals, snapshots)."""
 
 from __future__ import annotations
@@ -543,7 +543,7 @@ def test_when_all_others_accept_the_empty_hand_wins_the_round() -> None:
     assert m.view(None)["accepted"] == [2]
     assert_refused_unchanged(m, 2, "accept")
     events = m.apply(1, "accept")
-    end = of_type(events, "round_end")[0]
+    end = of_type(events, "deal_end")[0]
     assert end["winner"] == 0
     assert end["hand_points"] == [0, 30 + 60 + 30 + 40 + 18, 14 + 9]
     assert m.scores == [201, 0, 0]
@@ -569,16 +569,16 @@ def test_true_claim_on_the_last_turn_the_challenger_draws_then_the_empty_hand_wi
     m.apply(2, "accept")
     events = m.apply(1, "challenge:9")
     types = [e["type"] for e in events]
-    assert types.index("draw") < types.index("round_end")
-    assert of_type(events, "round_end")[0]["cards_left"] == [0, 15, 10]
-    assert of_type(events, "round_end")[0]["winner"] == 0
+    assert types.index("draw") < types.index("deal_end")
+    assert of_type(events, "deal_end")[0]["cards_left"] == [0, 15, 10]
+    assert of_type(events, "deal_end")[0]["winner"] == 0
 
 
 def test_a_caught_lie_on_the_last_turn_gives_the_cards_back_and_play_goes_on() -> None:
     m = match([["1"] * 7 + ["J", "J", "L"], [], []], dice=[2])
     lay(m, 0, *(["1"] * 7 + ["J", "J", "L"]))
     events = m.apply(2, "challenge:10")
-    assert not of_type(events, "round_end")
+    assert not of_type(events, "deal_end")
     assert m.phase == "play"
     view = m.view(None)
     assert view["hand_counts"][0] == 1 + 2
@@ -610,7 +610,7 @@ def test_the_dealer_passes_clockwise_after_every_round() -> None:
     lay(m, 0, *["J"] * 10)
     play(m, (1, "accept"), (2, "accept"))
     view = m.view(None)
-    assert (view["round"], view["dealer"], view["turn"], view["number"]) == (2, 0, 1, 1)
+    assert (view["deal_no"], view["dealer"], view["turn"], view["number"]) == (2, 0, 1, 1)
     assert view["hand_counts"] == [10, 10, 10] and view["stack"] is None
     assert all_cards(m) == Counter(DECK)
 
@@ -888,3 +888,22 @@ def test_random_games_reach_the_end_of_the_match(players: int) -> None:
 
 def test_golden_playthrough_of_a_seeded_round_start() -> None:
     golden.replay("luegenbeutel_round")
+
+
+def test_a_snapshot_saved_before_rounds_were_called_deals_resumes_the_same() -> None:
+    m = new_match(GAME, 3, {"dealer": 0, "target": 40}, seed=12)
+    rng = random.Random(12)
+    while not m.view(None)["results"] and not m.is_over:
+        seat = rng.choice(sorted(m.to_act()))
+        m.apply(seat, rng.choice(m.legal_actions(seat)))
+    old = m.snapshot()
+    state = old["state"]
+    for result in state["results"]:  # the shape saved by the version before
+        result["round"] = result.pop("deal_no")
+    del state["last_deal"]["deal_no"]
+    del state["windows_opened"]
+    resumed = restore(json.loads(json.dumps(old)))
+    for seat in [None, 0, 1, 2]:
+        assert resumed.view(seat) == m.view(seat)
+    # an old snapshot counts windows from 0 again; whether one is open is the same
+    assert (resumed.challenge_window() is None) == (m.challenge_window() is None)

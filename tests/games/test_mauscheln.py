@@ -1,8 +1,8 @@
-"""Mauscheln (seed 002 and the Mauscheln section of RULINGS.md), as tests.
+"""Mauscheln (seed 002 and the Mauscheln section of docs/rules/mauscheln.md), as tests.
 
 The trick duties and the settling are restated here as a small oracle instead of
 imported from the engine, so the engine is checked against the rules. Scenarios
-stack whole deals (``deals=``) and then drive the match only through the ENGINE.md
+stack whole deals (``deals=``) and then drive the match only through the docs/engine.md
 surface: ``apply``, ``legal_actions``, ``view``, ``to_act``, ``scores`` and ``pot``.
 """
 
@@ -197,7 +197,7 @@ def test_seed_example_sneaker_with_one_trick_takes_two_then_pays_a_bete_of_eight
     ]
     assert end["betes"] == [{"seat": BEN, "due": 8, "paid": 8}]
     assert end["pot"] == 8, "the pot was emptied, but Ben's bête refills it"
-    assert end["chips"] == [40, 30, 42]
+    assert end["scores"] == [40, 30, 42]
     assert m.pot == 12, "and the next dealer adds 4"
 
 
@@ -267,7 +267,7 @@ def test_start_chips_default_to_40_and_the_stake_to_4() -> None:
     m = mauscheln(4, {"dealer": 2})
     assert m.scores == [40, 40, 36, 40] and m.pot == 4
     view = m.view(None)
-    assert view["chips"] == m.scores and view["start_chips"] == 40 and view["stake"] == 4
+    assert view["scores"] == m.scores and view["start_chips"] == 40 and view["stake"] == 4
     assert view["trick_value"] == 1
 
 
@@ -649,7 +649,7 @@ def test_each_trick_pays_a_quarter_of_the_pot_and_a_remainder_stays() -> None:
     assert end["pot_before"] == 14 and end["trick_value"] == 3
     assert end["tricks_won"] == [0, 2, 2] and end["betes"] == []
     assert end["pot"] == 2
-    assert end["chips"] == [0, 8, 8]
+    assert end["scores"] == [0, 8, 8]
 
 
 def test_a_joiner_without_a_trick_pays_a_bete_as_large_as_the_pot() -> None:
@@ -657,7 +657,7 @@ def test_a_joiner_without_a_trick_pays_a_bete_as_large_as_the_pot() -> None:
     end = play_out(m, "1:play:SA 2:play:H7 0:play:C7 1:play:SK 2:play:H8 0:play:C8 "
                       "1:play:SQ 2:play:H9 0:play:C9 1:play:SJ 2:play:H10 0:play:C10")
     assert end["betes"] == [{"seat": 0, "due": 4, "paid": 4}, {"seat": 2, "due": 4, "paid": 4}]
-    assert end["chips"] == [36 - 4, 44, 36] and end["pot"] == 8
+    assert end["scores"] == [36 - 4, 44, 36] and end["pot"] == 8
 
 
 def test_a_sneaker_with_two_tricks_pays_no_bete() -> None:
@@ -682,7 +682,7 @@ def test_a_sneaker_without_a_trick_pays_a_double_bete() -> None:
                       "2:play:HQ 0:play:D7 1:play:H9 2:play:HJ 0:play:D8 1:play:H10")
     assert end["tricks_won"] == [0, 0, 4]
     assert end["betes"] == [{"seat": 0, "due": 4, "paid": 4}, {"seat": 1, "due": 8, "paid": 8}]
-    assert end["chips"] == [36 - 4, 40 - 8, 44]
+    assert end["scores"] == [36 - 4, 40 - 8, 44]
     assert end["pot"] == 12
 
 
@@ -695,7 +695,7 @@ def test_whoever_cannot_pay_a_bete_in_full_pays_all_they_have() -> None:
                       "1:play:H7 2:play:HA 2:play:HK 1:play:H8 2:play:HQ 1:play:H9 "
                       "2:play:HJ 1:play:H10")
     assert end["betes"] == [{"seat": 1, "due": 16, "paid": 7}]
-    assert end["chips"] == [3, 0, 3 + 8] and end["pot"] == 7
+    assert end["scores"] == [3, 0, 3 + 8] and end["pot"] == 7
     assert all(c >= 0 for c in m.scores)
 
 
@@ -745,16 +745,17 @@ def test_chip_balances_and_transfers_are_exposed_after_every_deal() -> None:
         all_events += events
         if events_of(events, "deal_end"):
             end = {k: v for k, v in events_of(events, "deal_end")[-1].items() if k != "type"}
-            assert end["chips"] == [c + (m.view(None)["stake_paid"]
+            assert end["scores"] == [c + (m.view(None)["stake_paid"]
                                          if s == m.view(None)["dealer"] else 0)
                                     for s, c in enumerate(m.scores)]
             net = ledger(all_events, 4)
-            assert net == [c - 40 for c in end["chips"]]
+            assert net == [c - 40 for c in end["scores"]]
         if events_of(all_events, "deal_end"):
             for s in [None, 0, 1, 2, 3]:
+                end = events_of(all_events, "deal_end")[-1]
+                # last_deal is the deal_end record, and keeps ``chips`` (= scores)
                 assert m.view(s)["last_deal"] == {
-                    k: v for k, v in events_of(all_events, "deal_end")[-1].items()
-                    if k != "type"}
+                    **{k: v for k, v in end.items() if k != "type"}, "chips": end["scores"]}
 
 
 # ----- general rulings -------------------------------------------------------------------------
@@ -884,7 +885,7 @@ class Watcher:
         m = self.m
         assert sum(m.scores) + m.pot == self.total, "chips are conserved"
         assert all(isinstance(c, int) and c >= 0 for c in [*m.scores, m.pot])
-        assert m.view(None)["chips"] == m.scores
+        assert m.view(None)["scores"] == m.scores
         state = m.snapshot()["state"]
         public = self.played | {self.deal_trump}
         for seat in [None, *range(m.players)]:

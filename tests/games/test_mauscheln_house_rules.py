@@ -1,9 +1,9 @@
-"""Mauscheln house rules (RULINGS.md, Mauscheln, "House rules"), as tests.
+"""Mauscheln house rules (docs/rules/mauscheln.md, Mauscheln, "House rules"), as tests.
 
 One named scenario per sentence of the rulings for ``knock``, ``quartets``, ``belli``
 and ``weli``, then properties over random games with any mix of the options the
 rules allow. Scenarios stack whole deals (``deals=``) and drive the match only through
-the ENGINE.md surface. The trick duties are restated as a small oracle (with the
+the docs/engine.md surface. The trick duties are restated as a small oracle (with the
 permanent trump of Belli/Weli) instead of imported from the engine.
 
 Decisions these tests pin down where the ruling leaves room (see the engine docstring):
@@ -152,12 +152,19 @@ def test_the_four_house_rules_are_bool_room_options_all_off_by_default() -> None
     assert all(m.options[name] is False for name in ("knock", "quartets", "belli", "weli"))
 
 
-def test_with_every_house_rule_off_the_view_is_the_plain_games_view() -> None:
+def test_with_every_house_rule_off_the_house_rule_keys_are_there_and_empty() -> None:
     deal = stack(3, {1: "S9 H9 D9 C9", 2: "C7 C8 C10 CJ", 0: "D7 D8 D10 DJ"}, "HA")
     m = mauscheln(3, {"dealer": 0}, deals=[deal])
     assert m.phase == "bidding", "an Ace turned up asks nothing without the knock rule"
     for seat in (None, 0, 1, 2):
-        assert not HOUSE_KEYS & set(m.view(seat))
+        view = m.view(seat)
+        assert set(view) >= HOUSE_KEYS, "a house rule never removes a view key"
+        assert view["options"] == {"knock": False, "quartets": False, "belli": False,
+                                   "weli": False}
+        assert view["quartets"] == [] and view["knock"] is None
+        assert view["permanent_trumps"] == [] and view["hand_hidden"] is False
+    assert m.view(None)["trumps"] == [] and m.view(2)["trumps"] == []
+    assert m.view(1)["trumps"] == ["H9"], "the viewer's own trumps, as with a rule on"
     assert m.view(1)["hand"] == ["H9", "S9", "D9", "C9"], "a quartet is just a hand"
 
 
@@ -188,10 +195,7 @@ def test_every_combination_the_rulings_allow_starts_a_game() -> None:
             if weli and (belli or players >= 6):
                 continue
             view = mauscheln(players, options, seed=mask).view(None)
-            if any(options.values()):
-                assert view["options"] == options
-            else:
-                assert "options" not in view
+            assert view["options"] == options
 
 
 # ===== knock ==========================================================================
@@ -489,7 +493,7 @@ def test_paying_ones_last_chip_for_a_quartet_still_plays_the_deal() -> None:
                     "1:play:SJ 2:play:CJ")
     (end,) = events_of(events, "deal_end")
     assert end["tricks_won"] == [0, 4, 0]
-    assert end["chips"] == [0, 8, 0], "seat 1 plays and takes the pot of 8"
+    assert end["scores"] == [0, 8, 0], "seat 1 plays and takes the pot of 8"
 
 
 def test_with_belli_the_seven_of_diamonds_still_counts_as_a_seven_for_a_quartet() -> None:
@@ -763,7 +767,7 @@ class Watcher:
             return
         state = m.snapshot()["state"]
         spectator = m.view(None)
-        assert ("options" in spectator) == self.house_rules, "house-rule keys only with one on"
+        assert set(spectator) >= HOUSE_KEYS, "the house-rule keys are in every view"
         knock = spectator.get("knock")
         quartets = spectator.get("quartets", [])
         # every card is somewhere exactly once

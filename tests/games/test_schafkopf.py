@@ -1,4 +1,4 @@
-"""Schafkopf, the rotating-trump variant (seed 001 and RULINGS.md), as tests.
+"""Schafkopf, the rotating-trump variant (seed 001 and docs/rules/schafkopf.md), as tests.
 
 The rules are restated here (rank orders, card points, units) instead of imported
 from the engine, so every expectation is checked against the rules, not against
