@@ -89,8 +89,8 @@ class DealResultRow(Base):
 
 
 class LedgerRow(Base):
-    """One chip transfer (Mauscheln). A seat's balance is the sum of its rows; the
-    starting chips are rows of deal 0 with reason ``start``."""
+    """One chip transfer (games that keep a chip ledger). A seat's balance is the
+    sum of its rows; the starting chips are rows of deal 0 with reason ``start``."""
 
     __tablename__ = "chip_ledger"
 

@@ -171,6 +171,7 @@ class Match:
     winners: list[int]
     stacked_deals: list[Any]
     deal_no: int  # 1-based number of the current (or last) deal
+    last_deal: dict[str, Any] | None  # the finished deal's record, once there is one
     dealer: int
 
     def __init__(
@@ -190,6 +191,7 @@ class Match:
         self.scores = [0] * players
         self.winners = []
         self.deal_no = 0
+        self.last_deal = None
         if "dealer" in self.options and self.options["dealer"] is not None:
             self.dealer = int(self.options["dealer"]) % players
         else:
@@ -333,6 +335,12 @@ class Match:
         ever open one."""
         return None
 
+    def chips_at_start(self) -> list[int]:
+        """The chips each seat brought to the match, before any stake was paid.
+        Only games that keep a chip ledger (``GameInfo.keeps_chip_ledger``) have
+        chips; the server opens the ledger with these."""
+        raise NotImplementedError(f"{self.name} keeps no chip ledger")
+
     def end_by_host(self) -> list[dict[str, Any]]:
         """The host ends the match now (games with ``host_can_end`` only); returns
         the events. Other games refuse."""
@@ -350,6 +358,7 @@ class Match:
             "scores": list(self.scores),
             "to_act": sorted(self.to_act()),
             "winners": list(self.winners),
+            **({"last_deal": self.last_deal} if self.last_deal is not None else {}),
         }
 
     # ----- the typed events every game emits ------------------------------

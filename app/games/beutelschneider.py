@@ -387,8 +387,6 @@ class BeutelschneiderMatch(TrickGame):
             view["last_trick"] = self.tricks[-1]
         if seat is not None:
             view["hand"] = sort_hand(self.hands[seat])
-        if self.last_deal is not None:
-            view["last_deal"] = self.last_deal
         return view
 
 

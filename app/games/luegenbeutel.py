@@ -567,8 +567,6 @@ class LuegenbeutelMatch(Match):
         if seat is not None:
             view["hand"] = sort_hand(self.hands[seat])
             view["drawn"] = self.drawn if self.turn == seat and self.passed else None
-        if self.last_deal is not None:
-            view["last_deal"] = self.last_deal
         return view
 
 

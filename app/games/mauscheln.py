@@ -730,6 +730,9 @@ class MauschelnMatch(TrickGame):
         self.winners = [s for s in range(self.players) if self.scores[s] == best]
         return self.match_end_event(pot=self.pot)
 
+    def chips_at_start(self) -> list[int]:
+        return [self.start_chips] * self.players
+
     def end_by_host(self) -> list[dict[str, Any]]:
         """The host ends the game now. The deal in progress is cancelled (its cards are
         thrown in unseen, every chip moved in it goes back: the dealer's stake and any
@@ -854,8 +857,6 @@ class MauschelnMatch(TrickGame):
         view["permanent_trumps"] = [self.permanent_trump] if self.permanent_trump else []
         view["trumps"] = [c for c in view.get("hand", []) if self.is_trump(c)]
         view["hand_hidden"] = hidden
-        if self.last_deal is not None:
-            view["last_deal"] = self.last_deal  # Match.view hands out a copy
         return view
 
     def hand_hidden(self, seat: int) -> bool:

@@ -216,8 +216,6 @@ class SchafkopfMatch(TrickGame):
         if seat is not None:
             view["hand"] = sort_hand(self.hands[seat], self.trump)
             view["team"] = team_of(seat)
-        if self.last_deal is not None:
-            view["last_deal"] = self.last_deal
         return view
 
 

@@ -22,17 +22,6 @@ def bots_to_act(room: Room) -> list[int]:
             if (seat := room.seats[s]) is not None and seat.is_bot]
 
 
-def obliged(room: Room, seat: int) -> bool:
-    """Whether the game waits for this seat. In a challenge window the other seats
-    may call the liar but need not (silence is acceptance)."""
-    match = room.match
-    assert match is not None
-    if "challenge_ms" not in match.options:
-        return True
-    view = match.view(seat)
-    return bool(view.get("phase") == "play" and view.get("turn") == seat)
-
-
 class BotDriver:
     def __init__(self, pipeline: ActionPipeline, delay_seconds: float) -> None:
         self.pipeline = pipeline
@@ -71,7 +60,7 @@ class BotDriver:
                 for seat in bots:
                     key = (seat, room.version)
                     if key not in decided:
-                        pick = choose_action if obliged(room, seat) else choose_optional
+                        pick = choose_action if match.must_act(seat) else choose_optional
                         decided[key] = pick(room.game, match.view(seat),
                                             match.legal_actions(seat), self._rng)
                     action = decided[key]

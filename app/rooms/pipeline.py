@@ -15,14 +15,13 @@ import logging
 from typing import Any
 
 from app.db import Database, repo
-from app.games import IllegalAction, Match
+from app.games import GAMES, IllegalAction, Match
 from app.rooms.errors import BadRequest, Illegal, NotFound, Stale
 from app.rooms.room import Room
 from app.rooms.windows import ChallengeWindows
 
 log = logging.getLogger("stammtisch.rooms")
 
-DEAL_END_EVENTS = ("deal_end", "round_end")
 STOPPED = ("Something went wrong while saving this table, so it was stopped where it "
            "was; the last move was not kept. Restarting the server tries again from the "
            "last saved move.")
@@ -30,11 +29,6 @@ LEDGER_BROKEN = ("The chip balances did not add up, so this table was stopped "
                  "before writing anything wrong.")
 STALE = "The table changed before your move arrived; here is the current table."
 STALE_AFTER_CHALLENGE = "A challenge came first; have a look at the table."
-
-
-def uses_chips(match: Match) -> bool:
-    """Games played for chips keep a ledger (Mauscheln)."""
-    return "chips" in match.options and hasattr(match, "pot")
 
 
 def check_version(version: Any) -> int:
@@ -81,19 +75,17 @@ class ActionPipeline:
 
     @staticmethod
     def verify(match: Match, seat: int, action: str) -> None:
-        """Refuse an illegal action with the engine's own readable reason."""
-        if action in match.legal_actions(seat):
-            return
+        """Refuse an illegal action with the engine's own readable reason (the
+        engine's one validation path; nothing is applied to learn it)."""
         try:
-            match.apply(seat, action)
+            match.verify(seat, action)
         except IllegalAction as exc:
             raise Illegal(str(exc)) from None
-        raise AssertionError("an action outside legal_actions was applied")
 
     async def apply_locked(self, room: Room, seat: int, action: str) -> list[dict[str, Any]]:
-        """Apply and commit. The caller holds ``room.lock``."""
+        """Apply to a copy and commit. The caller holds ``room.lock``; ``apply``
+        verifies the action itself, so an illegal one changes nothing."""
         assert room.match is not None
-        self.verify(room.match, seat, action)
         work = room.match.copy()
         try:
             events = work.apply(seat, action)
@@ -108,7 +100,7 @@ class ActionPipeline:
         """Make a step durable, then make ``match`` the room's match and show it.
         If it cannot be written the room stops where it was."""
         deals = [self.deal_record(room, match, e) for e in events
-                 if e.get("type") in DEAL_END_EVENTS]
+                 if e.get("type") == "deal_end"]
         finished = (list(match.scores), list(match.winners)) if match.is_over else None
         try:
             await self.db.run(
@@ -124,7 +116,7 @@ class ActionPipeline:
             log.exception("room %s stopped: could not save", room.id)
             self._stop(room, STOPPED)
         room.match = match
-        self.windows.after_step(room, events)
+        self.windows.after_step(room)
         room.changed()
 
     @staticmethod
@@ -135,12 +127,12 @@ class ActionPipeline:
 
     @staticmethod
     def deal_record(room: Room, match: Match, event: dict[str, Any]) -> repo.DealRecord:
+        """The database record of one ``deal_end`` event (see ``app.games.DealEnd``);
+        a game that keeps a chip ledger adds its transfers and the chips after it."""
         result = {k: v for k, v in event.items() if k != "type"}
-        deal_no = int(event.get("deal_no") or event.get("round") or match.deal_no)
-        scores = list(event.get("chips") or event.get("totals") or event.get("scores")
-                      or match.scores)
-        if not uses_chips(match):
+        deal_no, scores = int(event["deal_no"]), list(event["scores"])
+        if not GAMES[room.game].keeps_chip_ledger:
             return repo.DealRecord(deal_no, result, scores)
         return repo.DealRecord(deal_no, result, scores, transfers=event["transfers"],
-                               chips_after=event["chips"], pot_after=event["pot"],
-                               chips_total=match.options["chips"] * room.players)
+                               chips_after=scores, pot_after=event["pot"],
+                               chips_total=sum(match.chips_at_start()))

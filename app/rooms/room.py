@@ -48,7 +48,7 @@ class Room:
     present: dict[int, int] = field(default_factory=dict)  # seat -> open connections
     error: str | None = None
     closed: bool = False  # left memory (idle): nothing more may be written
-    # a challenge window (Lügenbeutel): until this monotonic time the next
+    # a challenge window (``GameInfo.challenge_windows``): until this clock time the next
     # player's own move is held back; ``window_id`` tells windows apart
     window_until: float = 0.0
     window_id: int = 0

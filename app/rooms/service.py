@@ -23,11 +23,11 @@ from typing import Any
 from app.bots import BOT_NAMES
 from app.config import get_settings
 from app.db import Database, repo
-from app.games import GAMES, new_match
+from app.games import GAMES, IllegalAction, new_match
 from app.rooms.bot_driver import BotDriver
 from app.rooms.clock import Clock, MonotonicClock
 from app.rooms.errors import BadRequest, Forbidden, NotFound, Unauthorized
-from app.rooms.pipeline import ActionPipeline, uses_chips
+from app.rooms.pipeline import ActionPipeline
 from app.rooms.room import Room, Seat, token_hash
 from app.rooms.upkeep import idle_rooms, load_open_rooms
 from app.rooms.windows import ChallengeWindows
@@ -174,24 +174,27 @@ class RoomService:
                 raise BadRequest(
                     f"Waiting for {len(room.free_seats)} more player(s) before the start.")
             match = new_match(room.game, room.players, room.options, seed=room.seed)
-            chips = [match.options["chips"]] * room.players if uses_chips(match) else None
+            chips = match.chips_at_start() if GAMES[room.game].keeps_chip_ledger else None
             await self.pipeline.commit(room, match, None, "start", [], started=True,
                                        start_chips=chips)
         log.info("room started game=%s", room.game)
         self.bots.wake(room)
 
     async def end_match(self, room_id: str, host_token: str | None) -> None:
-        """The host ends a game that has no natural end (Mauscheln)."""
+        """The host ends a game that has no natural end (``GameInfo.host_can_end``)."""
         room = self.get(room_id)
         self._check_host(room, host_token, "end the game")
         async with room.lock:
             if room.match is None or room.match.is_over:
                 raise BadRequest("There is no game running to end.")
-            if not hasattr(room.match, "end_by_host"):
+            if not GAMES[room.game].host_can_end:
                 raise BadRequest("This game ends by itself; the host cannot end it early.")
             work = room.match.copy()
-            await self.pipeline.commit(room, work, None, "end_game",
-                                       work.end_by_host())  # type: ignore[attr-defined]
+            try:
+                events = work.end_by_host()
+            except IllegalAction as exc:
+                raise BadRequest(str(exc)) from None
+            await self.pipeline.commit(room, work, None, "end_game", events)
 
     # ----- play ----------------------------------------------------------------
     async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:

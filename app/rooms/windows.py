@@ -1,6 +1,7 @@
-"""Challenge windows: after a turn that can be challenged, every other seat gets
-``challenge_ms`` to call the liar before the next player's own move takes effect;
-at the end of a deal, whoever stayed silent accepts when the window closes."""
+"""Challenge windows, for games that declare them (``GameInfo.challenge_windows``):
+after a turn that can be challenged, every other seat gets ``challenge_ms`` to call
+the liar before the next player's own move takes effect; at the end of a deal,
+whoever stayed silent accepts when the window closes."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app.games import GAMES
 from app.rooms.errors import Illegal
 from app.rooms.room import Room
 
@@ -15,17 +17,14 @@ log = logging.getLogger("stammtisch.rooms")
 
 Apply = Callable[[Room, int, str], Awaitable[Any]]
 Spawn = Callable[[Awaitable[None]], None]
-WINDOW_EVENTS = ("end", "skip", "last_card")
 
 
-def has_windows(room: Room) -> bool:
+def open_window(room: Room) -> int | None:
+    """The id of the challenge window open in the room's match, if any."""
     match = room.match
-    return match is not None and "challenge_ms" in match.options and not match.is_over
-
-
-def window_open(room: Room) -> bool:
-    assert room.match is not None
-    return bool(room.match.view(None).get("challenge", {}).get("open"))
+    if match is None or match.is_over or not GAMES[room.game].challenge_windows:
+        return None
+    return match.challenge_window()
 
 
 class ChallengeWindows:
@@ -47,25 +46,25 @@ class ChallengeWindows:
             return 0.0
         return room.window_left()
 
-    def after_step(self, room: Room, events: list[dict[str, Any]]) -> None:
-        """After a turn that can be challenged, open a window; a turn that stood or
+    def after_step(self, room: Room) -> None:
+        """A new window opened by the step starts its timer; a turn that stood or
         was challenged leaves nothing to wait for."""
-        if not has_windows(room):
-            return
-        if not window_open(room):
+        window = open_window(room)
+        if window is None:
             room.window_until = 0.0
-        elif any(e.get("type") in WINDOW_EVENTS for e in events):
-            self.open(room)
+        elif window != room.window_id:
+            self.open(room, window)
 
     def restored(self, room: Room) -> None:
         """After a restart everybody gets a fresh window."""
-        if has_windows(room) and window_open(room):
-            self.open(room)
+        window = open_window(room)
+        if window is not None:
+            self.open(room, window)
 
-    def open(self, room: Room) -> None:
+    def open(self, room: Room, window: int) -> None:
         match = room.match
         assert match is not None
-        room.window_id += 1
+        room.window_id = window
         room.window_until = room.clock.now() + match.options["challenge_ms"] / 1000
         if match.phase == "challenge":
             self._spawn(self._accept_silent(room, room.window_id))

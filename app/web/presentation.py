@@ -53,6 +53,10 @@ def _no_sentence(event: Event, names: list[str]) -> str | None:
     return None
 
 
+class FormError(ValueError):
+    """A game's form could not be turned into an action (the message says why)."""
+
+
 @dataclass(frozen=True)
 class Presentation:
     """Everything the web shows for one game (``GAMES`` key ``game``).
@@ -83,6 +87,11 @@ class Presentation:
     templates: Path | None = None
     #: anything else this game's own templates need (as ``P.extras``)
     extras: Mapping[str, Any] = field(default_factory=dict)
+    #: forms this game's templates send with ``action`` = the form's name: each
+    #: turns the form's fields and the seat's view into the engine's action string,
+    #: or raises :class:`FormError` with a message for the player
+    forms: Mapping[str, Callable[[Mapping[str, Any], View], str]] = field(
+        default_factory=dict)
 
     @property
     def template_dir(self) -> Path:

@@ -25,6 +25,7 @@ from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
+from app.web.presentation import FormError, presentation
 from app.web.render import render_flash, render_frame
 
 router = APIRouter()
@@ -161,22 +162,11 @@ async def _handle(conn: Connection, data: dict[str, Any]) -> None:
     if conn.seat is None:
         raise RoomError("You are watching; take a seat to play.")
     action = data.get("action")
-    if action == "exchange":
-        action = _exchange_action(room, conn.seat, data.get("discard"))
+    form = presentation(room.game).forms.get(action) if isinstance(action, str) else None
+    if form is not None:
+        view = room.match.view(conn.seat) if room.match is not None else {}
+        try:
+            action = form(data, view)
+        except FormError as exc:
+            raise RoomError(str(exc)) from None
     await service.act(room.id, conn.seat, action, data.get("version"))
-
-
-def _exchange_action(room: Room, seat: int, picked: Any) -> str:
-    """The exchange form sends the ticked cards; the engine's action lists them in
-    the order of the sorted hand (``exchange:`` alone keeps every card)."""
-    if picked is None:
-        picked = []
-    if isinstance(picked, str):
-        picked = [picked]
-    if not isinstance(picked, list) or not all(isinstance(c, str) for c in picked):
-        raise RoomError("That exchange was not understood.")
-    hand = room.match.view(seat).get("hand", []) if room.match is not None else []
-    unknown = [c for c in picked if c not in hand]
-    if unknown:
-        raise RoomError("You can only swap cards from your own hand.")
-    return "exchange:" + ",".join(c for c in hand if c in picked)

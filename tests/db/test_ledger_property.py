@@ -39,11 +39,11 @@ def test_ledger_sums_equal_balances_after_every_deal(db_url: str, players: int, 
                     continue
                 deals += 1
                 db.run_sync(repo.record_deal, match_id=match_id, deal_no=event["deal_no"],
-                            result={}, scores_after=event["chips"],
-                            transfers=event["transfers"], chips_after=event["chips"],
+                            result={}, scores_after=event["scores"],
+                            transfers=event["transfers"], chips_after=event["scores"],
                             pot_after=event["pot"], chips_total=total)
                 balances = db.run_sync(repo.balances, match_id=match_id, players=players)
-                assert balances == event["chips"]
+                assert balances == event["scores"]
                 assert min(balances) >= 0
         assert deals > 0
     finally:

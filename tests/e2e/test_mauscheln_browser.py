@@ -15,6 +15,7 @@ from tests.e2e.table import (
     seat_everyone,
     table_contexts,
     version,
+    wait_version,
 )
 
 
@@ -44,8 +45,7 @@ def test_three_browsers_bid_exchange_and_play_four_tricks(
         assert button.get_attribute("data-action") != "exchange:"
         before = version(page)
         button.click()
-        page.wait_for_function(
-            f"parseInt(document.getElementById('version').dataset.version) > {before}")
+        wait_version(pages, before)  # every browser shows the table after the exchange
     assert all(p.locator(".hand .card").count() == 4 for p in pages)
     rng = random.Random(5)
     for played in range(12):

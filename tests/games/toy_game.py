@@ -151,8 +151,6 @@ class ToyMatch(TrickGame):
         })
         if seat is not None:
             view["hand"] = sort_hand(self.hands[seat])
-        if self.last_deal is not None:
-            view["last_deal"] = self.last_deal
         return view
 
 

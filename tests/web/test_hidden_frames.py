@@ -94,7 +94,7 @@ def test_luegenbeutel_frames_show_own_hand_and_turned_over_cards_only(
     assert table.start().status_code == 200
     collectors = [Collector(open_socket(sqlite_server.ws_base, table.room, t)) for t in tokens]
     spectator = Collector(open_socket(sqlite_server.ws_base, table.room))
-    _play(table, tokens, random.Random(6), lambda st: st["view"]["round"] > 1
+    _play(table, tokens, random.Random(6), lambda st: st["view"]["deal_no"] > 1
           or st["status"] == "finished")
     for c in [*collectors, spectator]:
         c.close()

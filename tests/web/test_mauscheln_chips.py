@@ -45,7 +45,7 @@ def test_ledger_rows_add_up_to_every_balance_and_the_host_ends_the_game(
     assert r.status_code == 200, r.text
     final = r.json()
     assert final["status"] == "finished"
-    chips = final["view"]["chips"]
+    chips = final["view"]["scores"]
     pot = final["view"]["pot"]
     assert sum(chips) + pot == 160
     db = Database(server.db_url)

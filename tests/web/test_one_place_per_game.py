@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
 
 import pytest
 
-from app.db.repo import LoggedAction
-from app.games import GAMES, GameInfo, Match
-from app.rooms.room import Room, Seat
+from app.db import Database, repo
+from app.games import GAMES
+from app.rooms.service import RoomService
 from app.web import replay
 from app.web.presentation import (
     TEMPLATES,
@@ -26,6 +24,9 @@ from app.web.presentation import (
     unregister,
 )
 from app.web.render import env, render_frame
+from tests.conftest import migrate
+from tests.games import toy_game
+from tests.rooms.test_service_durability import run
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_WORDS = {"schafkopf", "beutelschneider", "mauscheln", "luegenbeutel", "lügenbeutel"}
@@ -99,122 +100,79 @@ def test_a_presentation_cannot_silently_replace_another() -> None:
     assert presentation(game) is not twin
 
 
-# ----- a game registered at run time, with its templates from tests/ ---------------
+# ----- a fifth game registered at run time: engine, presentation, templates -------
+# The engine is the toy trick game of tests/games/toy_game.py; its presentation is
+# below and its templates are in tests/web/toy_templates/. Nothing in app/ knows it.
 
-class HighCard(Match):
-    """Two players, two cards each, the higher card takes the trick."""
-
-    name: ClassVar[str] = "highcard"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 2
-
-    def setup(self) -> None:
-        self.deal_no = 1
-        self.hands = [["1", "4"], ["2", "3"]]
-        self.trick: list[dict[str, Any]] = []
-        self.won = [0, 0]
-        self.turn = 0
-        self.phase = "play"
-
-    def _legal(self, seat: int) -> list[str]:
-        return [f"play:{c}" for c in self.hands[seat]] if seat == self.turn else []
-
-    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
-        card = action[5:]
-        self.hands[seat].remove(card)
-        self.trick.append({"seat": seat, "card": card})
-        events: list[dict[str, Any]] = [{"type": "play", "seat": seat, "card": card}]
-        self.turn = 1 - seat
-        if len(self.trick) == 2:
-            winner = max(self.trick, key=lambda p: int(p["card"]))["seat"]
-            self.won[winner] += 1
-            self.scores[winner] += 1
-            self.trick, self.turn = [], winner
-            events.append({"type": "trick", "winner": winner})
-            if not self.hands[0]:
-                self.phase, self.winners = "over", [max((0, 1), key=self.scores.__getitem__)]
-                events += [{"type": "deal_end", "deal_no": 1, "scores": list(self.scores),
-                            "winner": self.winners[0]},
-                           {"type": "match_end", "winners": self.winners,
-                            "scores": list(self.scores)}]
-        return events
-
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        view: dict[str, Any] = {"game": self.name, "seat": seat, "players": 2,
-                                "phase": self.phase, "deal_no": self.deal_no,
-                                "turn": None if self.phase == "over" else self.turn,
-                                "trick": list(self.trick), "last_trick": None, "leader": None,
-                                "scores": list(self.scores), "winners": list(self.winners),
-                                "hand_counts": [len(h) for h in self.hands]}
-        if seat is not None:
-            view["hand"] = list(self.hands[seat])
-        return view
-
-    def _to_act(self) -> set[int]:
-        return {self.turn}
-
-
-@dataclass(frozen=True)
-class FlaggedInfo(GameInfo):
-    """GameInfo with the engine's display flags set (whether or not it has them yet)."""
-
-    keeps_chip_ledger: bool = False
-    host_can_end: bool = False
-
-
-def highcard_face(code: str) -> Face:
-    return Face(code, code, "", "hc-card", f"high card {code}")
+def toy_face(code: str) -> Face:
+    suit, rank = code[0], code[1:]
+    return Face(code, rank, "", f"toy-{suit.lower()}", f"{toy_game.SUIT_NAMES[suit]} {rank}")
 
 
 @pytest.fixture
-def highcard(monkeypatch: pytest.MonkeyPatch) -> Iterator[Presentation]:
-    monkeypatch.setitem(GAMES, "highcard", FlaggedInfo(
-        name="highcard", title="High card", min_players=2, max_players=2,
-        match_class=HighCard, blurb="Higher card wins.", host_can_end=True))
-    p = register(Presentation(
-        game="highcard", face=highcard_face, templates=TOY_TEMPLATES,
-        host_end_note="Nobody wins.",
-        sentence=lambda e, names: ("Deal over." if e.get("type") == "deal_end" else None),
-    ))
-    yield p
-    unregister("highcard")
+def toy() -> Iterator[Presentation]:
+    with toy_game.registered():
+        p = register(Presentation(
+            game=toy_game.NAME, face=toy_face, templates=TOY_TEMPLATES,
+            sentence=lambda e, names: ("Hand over." if e.get("type") == "deal_end" else None),
+        ))
+        try:
+            yield p
+        finally:
+            unregister(toy_game.NAME)
 
 
-def test_a_game_registered_at_run_time_renders_with_templates_from_tests(
-        highcard: Presentation) -> None:
-    room = Room(id="r", game="highcard", players=2, options={}, host_token_hash="h")
-    room.seats = [Seat(index=i, name=f"P{i}", token_hash=str(i)) for i in range(2)]
-    waiting = render_frame(room, 0, is_host=True)
-    assert "High card for 2: 2 seated. Higher card wins." in waiting
-    room.match = HighCard(2, {}, seed=1)
-    html = render_frame(room, 0, is_host=True)
-    assert "Your turn: play any card." in html
-    assert "Highest card takes the trick." in html
-    assert html.count('class="card hc-card playable"') == 2
-    assert 'title="high card 4"' in html
-    assert "End the game now" in html and "<p>Nobody wins.</p>" in html
-    assert "End the game now" not in render_frame(room, 1, is_host=False)
-    for seat, action in ((0, "play:4"), (1, "play:3"), (0, "play:1"), (1, "play:2")):
-        room.match.apply(seat, action)
-    spectator = render_frame(room, None, is_host=False)
-    assert '<h2 class="toy-result">P0 wins</h2>' in spectator
-    assert "The match is over." in spectator
+def test_a_fifth_game_plays_through_the_room_service_and_renders_with_its_templates(
+        toy: Presentation, tmp_path: Path) -> None:
+    """Lobby entry, seats, start, every move through the pipeline and the database,
+    each seat's frame, the finished match in the history and its replay."""
+    url = f"sqlite:///{tmp_path / 'toy.db'}"
+    migrate(url)
+
+    async def scenario() -> None:
+        service = RoomService(Database(url), bot_delay_ms=0)
+        room, host = await service.create(game=toy_game.NAME, players=2,
+                                          options={"dealer": 1})
+        tokens = [(await service.join(room.id, n))[1] for n in ("Ann", "Bob")]
+        waiting = render_frame(room, 0, is_host=True)
+        assert "Stich for 2: 2 seated." in waiting
+        await service.start(room.id, host)
+        assert room.seat_of(tokens[0]) == 0 and room.match is not None
+        html = render_frame(room, 0, is_host=True)
+        assert "Your turn: play any card." in html
+        mine, theirs = room.state(0)["view"]["hand"], room.state(1)["view"]["hand"]
+        assert len(mine) == len(theirs) == 6
+        for code in mine:
+            assert f'title="{toy_face(code).title}"' in html
+        for code in theirs:
+            assert f'title="{toy_face(code).title}"' not in html, "only its own cards"
+        while not room.match.is_over:
+            seat = min(room.match.to_act())
+            action = room.match.legal_actions(seat)[0]
+            await service.act(room.id, seat, action, room.version)
+        spectator = render_frame(room, None, is_host=False)
+        assert "The match is over." in spectator
+        assert '<h2 class="toy-result">' in spectator
+        saved = await service.db.read(repo.get_match, match_id=room.id)
+        assert saved is not None and saved.status == "finished"
+        assert [d.deal_no for d in saved.deals] == [1]
+        logged = await service.db.read(repo.action_log, match_id=room.id)
+        steps = replay.build(toy_game.NAME, logged, ["Ann", "Bob"])
+        assert "Hand over." in steps[-1].lines
+        assert steps[-1].lines[-1].endswith("the match.")
+        await service.close()
+        service.db.close()
+
+    run(scenario())
 
 
-def test_a_runtime_game_tells_its_replay_with_shared_and_own_sentences(
-        highcard: Presentation) -> None:
-    match = HighCard(2, {}, seed=1)
-    log = []
-    for seq, (seat, action) in enumerate(((0, "play:4"), (1, "play:3"),
-                                          (0, "play:1"), (1, "play:2")), 1):
-        log.append(LoggedAction(seq=seq, seat=seat, action=action,
-                                       events=match.apply(seat, action)))
-    steps = replay.build("highcard", log, ["Ann", "Bob"])
-    assert steps[0].lines == ["Ann plays high card 4."]
-    assert steps[1].trick == [("Ann", "4", "high card 4"), ("Bob", "3", "high card 3")]
-    assert steps[3].lines == ["Bob plays high card 2.", "Bob takes the trick.", "Deal over.",
-                              "Ann wins the match."]
-    assert steps[3].scores == [1, 1]
+def test_the_fifth_game_touched_no_file_in_app() -> None:
+    for path in (ROOT / "app").rglob("*"):
+        if path.is_file() and path.suffix in (".py", ".html"):
+            text = path.read_text(encoding="utf-8")
+            assert "toy_game" not in text and "Stich" not in text.replace("Stiche", ""), path
+    for path in TEMPLATES.rglob("*.html"):
+        assert "toy-" not in path.read_text(encoding="utf-8"), path
 
 
 def test_replay_sentences_come_from_the_game_and_the_shared_contract() -> None:

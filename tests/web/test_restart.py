@@ -113,8 +113,8 @@ def test_chip_balances_after_a_kill_equal_the_ledger(server: Server) -> None:
         ledger = db.run_sync(repo.balances, match_id=table.room, players=3)
     finally:
         db.close()
-    assert ledger == after["view"]["last_deal"]["chips"]
-    assert sum(after["view"]["chips"]) + after["view"]["pot"] == 3 * 40
+    assert ledger == after["view"]["last_deal"]["scores"]
+    assert sum(after["view"]["scores"]) + after["view"]["pot"] == 3 * 40
 
 
 def test_an_idle_room_leaves_memory_and_its_link_says_so(db_url: str, tmp_path) -> None:  # noqa: ANN001

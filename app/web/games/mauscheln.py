@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from app.i18n import N_, _, ngettext
-from app.web.presentation import Event, Face, Presentation, View, seat_name
+from app.web.presentation import Event, Face, FormError, Presentation, View, seat_name
 
 SUITS = {"S": ("spade", "♠", N_("spades")), "H": ("heart", "♥", N_("hearts")),
          "D": ("diamond", "♦", N_("diamonds")), "C": ("club", "♣", N_("clubs"))}
@@ -75,6 +78,22 @@ def sentence(event: Event, names: list[str]) -> str | None:
     return None
 
 
+def exchange_action(form: Mapping[str, Any], view: View) -> str:
+    """The exchange form sends the ticked cards; the engine's action lists them in
+    the order of the sorted hand (``exchange:`` alone keeps every card)."""
+    picked = form.get("discard")
+    if picked is None:
+        picked = []
+    if isinstance(picked, str):
+        picked = [picked]
+    if not isinstance(picked, list) or not all(isinstance(c, str) for c in picked):
+        raise FormError(_("That exchange was not understood."))
+    hand = view.get("hand", [])
+    if any(c not in hand for c in picked):
+        raise FormError(_("You can only swap cards from your own hand."))
+    return "exchange:" + ",".join(c for c in hand if c in picked)
+
+
 PRESENTATION = Presentation(
     game="mauscheln",
     face=face,
@@ -85,4 +104,5 @@ PRESENTATION = Presentation(
     sentence=sentence,
     score_measure=N_("chips"),
     host_end_note=N_("The deal in progress is called off and the most chips win."),
+    forms={"exchange": exchange_action},
 )
