@@ -43,6 +43,12 @@ class MatchRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     seed: Mapped[int | None] = mapped_column(BigInteger)
     last_active: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # the table's own options and what the room layer keeps besides the match
+    table_options: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    room_state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # a rematch links the two matches
+    prev_match_id: Mapped[str | None] = mapped_column(String(32))
+    next_match_id: Mapped[str | None] = mapped_column(String(32))
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="match", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -120,3 +126,18 @@ class ActionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     match: Mapped[MatchRow] = relationship(back_populates="actions")
+
+
+class ChatRow(Base):
+    """A chat message or a quick reaction at a table, kept with the room."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          index=True)
+    seat: Mapped[int | None] = mapped_column(Integer)  # None: a spectator
+    name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16))  # "text" | "reaction"
+    text: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -64,12 +64,14 @@ def _info(row: MatchRow, with_deals: bool) -> MatchInfo:
 
 
 def create_match(session: Session, *, match_id: str, game: str, players: int,
-                 options: dict[str, Any], host_token: str, seed: int | None = None) -> None:
+                 options: dict[str, Any], host_token: str, seed: int | None = None,
+                 table_options: dict[str, Any] | None = None,
+                 prev_match_id: str | None = None) -> None:
     stamp = now()
     session.add(MatchRow(
         id=match_id, game=game, players=players, options=options, status="waiting",
         host_token_hash=token_hash(host_token), created_at=stamp, seed=seed, version=0,
-        last_active=stamp,
+        last_active=stamp, table_options=table_options, prev_match_id=prev_match_id,
     ))
 
 
@@ -251,6 +253,8 @@ class OpenMatch:
     version: int
     snapshot: dict[str, Any] | None
     seats: list[SeatState]
+    table_options: dict[str, Any] | None = None
+    room_state: dict[str, Any] | None = None
 
 
 def open_matches(session: Session) -> list[OpenMatch]:
@@ -262,9 +266,17 @@ def open_matches(session: Session) -> list[OpenMatch]:
         OpenMatch(id=r.id, game=r.game, players=r.players, options=dict(r.options),
                   seed=r.seed, status=r.status, host_token_hash=r.host_token_hash,
                   version=r.version, snapshot=r.snapshot,
-                  seats=[SeatState(s.seat, s.name, s.is_bot, s.token_hash) for s in r.seats])
+                  seats=[SeatState(s.seat, s.name, s.is_bot, s.token_hash) for s in r.seats],
+                  table_options=r.table_options, room_state=r.room_state)
         for r in rows
     ]
+
+
+def save_room_state(session: Session, *, match_id: str, state: dict[str, Any]) -> None:
+    """What the room layer must bring back after a restart besides the match (the
+    turn clock's deadline, seats a bot plays for, ...). Not part of the action log."""
+    session.execute(update(MatchRow).where(MatchRow.id == match_id)
+                    .values(room_state=state))
 
 
 def close_match(session: Session, *, match_id: str) -> None:

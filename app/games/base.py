@@ -45,6 +45,26 @@ class Option:
     maximum: int | None = None
     step: int | None = None
     help: str = ""
+    choices: tuple[int, ...] = ()  # the only values allowed (a select in the lobby)
+
+    def check(self, value: Any) -> Any:
+        """``value`` if it suits this option; ValueError with a readable reason."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"{self.label} must be true or false")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{self.label} must be a whole number")
+        if self.choices and value not in self.choices:
+            raise ValueError(f"{self.label} must be one of "
+                             + ", ".join(str(c) for c in self.choices))
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"{self.label} must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"{self.label} must be at most {self.maximum}")
+        if self.step and value % self.step:
+            raise ValueError(f"{self.label} must be a multiple of {self.step}")
+        return value
 
 
 @dataclass(frozen=True)
@@ -227,19 +247,7 @@ class Match:
                 continue
             if key not in spec:
                 raise ValueError(f"unknown option {key!r}")
-            opt = spec[key]
-            if opt.kind == "bool":
-                if not isinstance(value, bool):
-                    raise ValueError(f"{opt.label} must be true or false")
-            elif opt.kind == "int":
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise ValueError(f"{opt.label} must be a whole number")
-                if opt.minimum is not None and value < opt.minimum:
-                    raise ValueError(f"{opt.label} must be at least {opt.minimum}")
-                if opt.maximum is not None and value > opt.maximum:
-                    raise ValueError(f"{opt.label} must be at most {opt.maximum}")
-                if opt.step and value % opt.step:
-                    raise ValueError(f"{opt.label} must be a multiple of {opt.step}")
+            value = spec[key].check(value)
             merged[key] = value
         cls.check_option_combination(players, merged)
         return merged

@@ -16,6 +16,7 @@ from typing import Any
 from app.db.repo import token_hash  # tokens are kept only as hashes
 from app.games import Match
 from app.rooms.clock import Clock, MonotonicClock
+from app.rooms.table_options import TABLE_DEFAULTS
 
 
 @dataclass
@@ -34,8 +35,10 @@ class Room:
     id: str
     game: str
     players: int
-    options: dict[str, Any]
+    options: dict[str, Any]  # the game's options (checked by its engine)
     host_token_hash: str
+    # the table's own options (app.rooms.table_options): clock, away rule, pacing
+    table: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
     seats: list[Seat | None] = field(default_factory=list)
     match: Match | None = None
@@ -46,6 +49,7 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     present: dict[int, int] = field(default_factory=dict)  # seat -> open connections
+    last_seen: dict[int, float] = field(default_factory=dict)  # seat -> clock time
     error: str | None = None
     closed: bool = False  # left memory (idle): nothing more may be written
     # a challenge window (``GameInfo.challenge_windows``): until this clock time the next
@@ -56,6 +60,7 @@ class Room:
     def __post_init__(self) -> None:
         if not self.seats:
             self.seats = [None] * self.players
+        self.table = {**TABLE_DEFAULTS, **self.table}
         self.created = self.last_active = self.clock.now()
 
     @property
@@ -107,10 +112,12 @@ class Room:
         Presence is not game state, so the version stays (no move becomes stale)."""
         if seat is not None:
             self.present[seat] = self.present.get(seat, 0) + 1
+            self.last_seen[seat] = self.clock.now()
             self._tell()
 
     def leave(self, seat: int | None) -> None:
         if seat is not None and self.present.get(seat):
+            self.last_seen[seat] = self.clock.now()
             self.present[seat] -= 1
             if not self.present[seat]:
                 del self.present[seat]

@@ -29,6 +29,7 @@ from app.rooms.clock import Clock, MonotonicClock
 from app.rooms.errors import BadRequest, Forbidden, NotFound, Unauthorized
 from app.rooms.pipeline import ActionPipeline
 from app.rooms.room import Room, Seat, token_hash
+from app.rooms.table_options import split_options
 from app.rooms.upkeep import idle_rooms, load_open_rooms
 from app.rooms.windows import ChallengeWindows
 
@@ -108,14 +109,17 @@ class RoomService:
         cls = info.match_class
         try:
             cls.check_players(count)
-            checked = cls.check_options(count, dict(options or {}))
+            game_options, table = split_options(dict(options or {}))
+            checked = cls.check_options(count, game_options)
         except ValueError as exc:
             raise BadRequest(str(exc)) from None
         host_token = new_token()
         room = Room(id=new_room_id(), game=game, players=count, options=checked,
-                    host_token_hash=token_hash(host_token), seed=seed, clock=self.clock)
+                    host_token_hash=token_hash(host_token), seed=seed, clock=self.clock,
+                    table=table)
         await self.db.run(repo.create_match, match_id=room.id, game=game, players=count,
-                          options=checked, host_token=host_token, seed=seed)
+                          options=checked, host_token=host_token, seed=seed,
+                          table_options=table)
         self.rooms[room.id] = room
         log.info("room created game=%s players=%d", game, count)
         return room, host_token

@@ -10,6 +10,7 @@ from app.db import Database, repo
 from app.games import restore
 from app.rooms.clock import Clock
 from app.rooms.room import Room, Seat
+from app.rooms.table_options import table_options
 
 log = logging.getLogger("stammtisch.rooms")
 
@@ -19,7 +20,7 @@ def restored_room(m: repo.OpenMatch, clock: Clock) -> Room:
     its version."""
     room = Room(id=m.id, game=m.game, players=m.players, options=m.options,
                 host_token_hash=m.host_token_hash, seed=m.seed, version=m.version,
-                clock=clock)
+                clock=clock, table=table_options(m.table_options))
     for s in m.seats:
         room.seats[s.seat] = Seat(index=s.seat, name=s.name, token_hash=s.token_hash,
                                   is_bot=s.is_bot)

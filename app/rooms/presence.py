@@ -1,0 +1,33 @@
+"""Who is at the table: a seated person is present while a page or socket of
+theirs is open, or while they acted over the JSON API within ``away_seconds``.
+Bots are always present. Everything here reads the room's clock."""
+
+from __future__ import annotations
+
+from app.rooms.room import Room
+
+
+def seen(room: Room, seat: int) -> None:
+    """The person at ``seat`` just did something (an API call, a connection that
+    opened or closed): they count as here for ``away_seconds`` from now."""
+    room.last_seen[seat] = room.clock.now()
+
+
+def is_connected(room: Room, seat: int) -> bool:
+    return bool(room.present.get(seat))
+
+
+def is_away(room: Room, seat: int) -> bool:
+    """A seated person with no open page or socket and nothing done over the API
+    for ``away_seconds``. Bots and free seats are never away."""
+    player = room.seats[seat]
+    if player is None or player.is_bot or is_connected(room, seat):
+        return False
+    last = room.last_seen.get(seat, room.created)
+    return room.clock.now() - last >= room.table["away_seconds"]
+
+
+def humans_present(room: Room) -> bool:
+    """Whether at least one seated person is at the table."""
+    return any(s is not None and not s.is_bot and not is_away(room, s.index)
+               for s in room.seats)
