@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from app.games.base import Match
+from app.games.base import FLAT, NESTED, Match
 from app.games.cards import suit_of
 
 CARD_SHOWN_MAX = 20  # a card code that is not held is quoted back at most this long
@@ -62,6 +62,11 @@ class TrickGame(Match):
 
     suit_names: ClassVar[dict[str, str]] = {}  # suit letter -> name in a message
     play_phase: ClassVar[str] = "play"
+    copy_plan: ClassVar[dict[str, str]] = {
+        **Match.copy_plan,
+        "hands": NESTED,
+        "trick": FLAT,  # play_card appends new entries and never changes one
+    }
 
     hands: list[list[str]]
     trick: list[Any]
@@ -133,7 +138,16 @@ class TrickGame(Match):
 
     def playable(self, seat: int) -> list[str]:
         """The cards ``seat`` may play now: follow suit if able."""
-        return follow_suit(self.hands[seat], self.led_suit(), self.suit)
+        hand = self.hands[seat]
+        if not self.trick:
+            return list(hand)
+        if type(self).suit is TrickGame.suit:
+            # the suit is the code's first letter: no call per card (the hot path of
+            # every playout)
+            led = self.played_card(self.trick[0])[0]
+            same = [c for c in hand if c[0] == led]
+            return same if same else list(hand)
+        return follow_suit(hand, self.led_suit(), self.suit)
 
     def on_play_turn(self, seat: int) -> bool:
         return self.phase == self.play_phase and seat == self.turn
