@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from app.games.base import GameInfo, Option
+from app.games.base import FLAT, GameInfo, Option
 from app.games.cards import (
     SCHAFKOPF_DECK,
     SCHAFKOPF_SUITS,
@@ -56,27 +56,44 @@ def partner_of(seat: int) -> int:
     return next(s for s in TEAMS[team_of(seat)] if s != seat)
 
 
-def card_strength(card: str, led: str, trump: str) -> int:
-    """Strength of ``card`` in a trick led by ``led``: trumps above the led suit,
-    other suits cannot win (-1)."""
+def _strength(card: str, led_suit: str, trump: str) -> int:
     suit, rank = suit_of(card), rank_of(card)
     if suit == trump:
         return TRUMP_BAND + (len(TRUMP_ORDER) - TRUMP_ORDER.index(rank))
-    if suit == suit_of(led):
+    if suit == led_suit:
         return LED_BAND + (len(SIDE_ORDER) - SIDE_ORDER.index(rank))
     return NO_WIN
 
 
+def _sort_key(card: str, trump: str) -> int:
+    suit, rank = suit_of(card), rank_of(card)
+    if suit == trump:
+        return TRUMP_ORDER.index(rank)
+    return (1 + SCHAFKOPF_SUITS.index(suit)) * len(SIDE_ORDER) + SIDE_ORDER.index(rank)
+
+
+# The trump suit changes deal by deal, so the card order is worked out once per trump
+# suit here and looked up in play: STRENGTH[trump][led suit][card], SORT_KEY[trump][card]
+# (trumps strongest first, then E G H S strongest first), POINTS_OF[card].
+STRENGTH: dict[str, dict[str, dict[str, int]]] = {
+    trump: {led: {c: _strength(c, led, trump) for c in SCHAFKOPF_DECK} for led in SCHAFKOPF_SUITS}
+    for trump in SCHAFKOPF_SUITS
+}
+SORT_KEY: dict[str, dict[str, int]] = {
+    trump: {c: _sort_key(c, trump) for c in SCHAFKOPF_DECK} for trump in SCHAFKOPF_SUITS
+}
+POINTS_OF: dict[str, int] = {c: POINTS[rank_of(c)] for c in SCHAFKOPF_DECK}
+
+
+def card_strength(card: str, led: str, trump: str) -> int:
+    """Strength of ``card`` in a trick led by ``led``: trumps above the led suit,
+    other suits cannot win (-1)."""
+    return STRENGTH[trump][suit_of(led)][card]
+
+
 def sort_hand(hand: Sequence[str], trump: str) -> list[str]:
     """Trumps first (strongest first), then the side suits in E G H S order."""
-
-    def key(card: str) -> tuple[int, int]:
-        suit, rank = suit_of(card), rank_of(card)
-        if suit == trump:
-            return (0, TRUMP_ORDER.index(rank))
-        return (1 + SCHAFKOPF_SUITS.index(suit), SIDE_ORDER.index(rank))
-
-    return sorted(hand, key=key)
+    return sorted(hand, key=SORT_KEY[trump].__getitem__)
 
 
 class SchafkopfMatch(TrickGame):
@@ -90,6 +107,14 @@ class SchafkopfMatch(TrickGame):
         ),
     )
     suit_names: ClassVar[dict[str, str]] = SUIT_NAMES_DE
+    fresh_views: ClassVar[bool] = True
+    copy_plan: ClassVar[dict[str, str]] = {
+        **TrickGame.copy_plan,
+        "tricks": FLAT,  # a finished trick's record is never changed
+        "taken": FLAT,
+        "units": FLAT,
+        "results": FLAT,  # a finished deal's line is never changed
+    }
 
     trump: str
     trick: list[list[Any]]  # [[seat, card], ...] in play order
@@ -136,16 +161,17 @@ class SchafkopfMatch(TrickGame):
 
     # ----- rules ---------------------------------------------------------------
     def sort_hand(self, hand: Sequence[str]) -> list[str]:
-        return sort_hand(hand, self.trump)
+        return sorted(hand, key=SORT_KEY[self.trump].__getitem__)
 
     def tricks_per_deal(self) -> int:
         return HAND_SIZE
 
     def finish_trick(self) -> tuple[int, list[dict[str, Any]]]:
-        plays = self.trick_cards()
-        win_at = winning_index(plays, lambda c, led: card_strength(c, led, self.trump))
-        winner = self.played_seat(self.trick[win_at])
-        points = sum(card_points(c) for c in plays)
+        plays = [card for _, card in self.trick]
+        strength = STRENGTH[self.trump][plays[0][0]]
+        win_at = winning_index(plays, lambda c, _led: strength[c])
+        winner = self.trick[win_at][0]
+        points = sum(POINTS_OF[c] for c in plays)
         self.taken[team_of(winner)] += points
         self.tricks.append({"leader": self.leader, "plays": self.trick, "winner": winner})
         return winner, [{"type": "trick", "winner": winner, "cards": plays, "points": points}]
@@ -188,11 +214,12 @@ class SchafkopfMatch(TrickGame):
 
     # ----- views ---------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
+        # every container below is new or a copy (fresh_views)
         view = self.view_header(seat)
         view.update({
             "forehand": (self.dealer + 1) % PLAYERS,
             "trump": self.trump,
-            "teams": TEAMS,
+            "teams": [list(team) for team in TEAMS],
             "units": list(self.units),
             "target": self.options["target"],
             "turn": self.turn,
@@ -204,7 +231,7 @@ class SchafkopfMatch(TrickGame):
                 for team in range(len(TEAMS))
             ],
             "hand_counts": [len(h) for h in self.hands],
-            "results": list(self.results),
+            "results": self.record_copy("results", self.results),
         })
         if self.tricks and not self.is_over:
             last = self.tricks[-1]
@@ -214,7 +241,7 @@ class SchafkopfMatch(TrickGame):
                 "winner": last["winner"],
             }
         if seat is not None:
-            view["hand"] = sort_hand(self.hands[seat], self.trump)
+            view["hand"] = self.sort_hand(self.hands[seat])
             view["team"] = team_of(seat)
         return view
 
