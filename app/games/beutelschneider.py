@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from app.games.base import GameInfo, Option
+from app.games.base import FLAT, GameInfo, Option, _clone
 from app.games.cards import check_permutation, rank_of, suit_of
 from app.games.tricks import TrickGame, winning_index
 
@@ -97,15 +97,23 @@ def card_points(card: str) -> int:
     return POINTS.get(rank_of(card), 0)
 
 
+# Worked out once, looked up in play: a card's place in a sorted hand (trumps first,
+# then green, yellow, red, each strongest first) and its rank index in its suit.
+HAND_ORDER = [TRUMP, "g", "y", "r"]
+SORT_KEY: dict[str, int] = {
+    card: HAND_ORDER.index(suit_of(card)) * 100 - SUIT_RANKS[suit_of(card)].index(rank_of(card))
+    for card in DECK
+}
+RANK_INDEX: dict[str, int] = {card: SUIT_RANKS[suit_of(card)].index(rank_of(card))
+                              for card in DECK}
+POINTS_OF: dict[str, int] = {
+    card: 0 if suit_of(card) == TRUMP else POINTS.get(rank_of(card), 0) for card in DECK
+}
+
+
 def sort_hand(hand: Sequence[str]) -> list[str]:
     """Trumps first (strongest first), then green, yellow, red, each strongest first."""
-    order = [TRUMP, "g", "y", "r"]
-
-    def key(card: str) -> tuple[int, int]:
-        suit = suit_of(card)
-        return (order.index(suit), -SUIT_RANKS[suit].index(rank_of(card)))
-
-    return sorted(hand, key=key)
+    return sorted(hand, key=SORT_KEY.__getitem__)
 
 
 def _power(power: str, card: str, seat: int, target: str, target_seat: int,
@@ -127,11 +135,11 @@ def resolve_trick(plays: list[dict[str, Any]], last: bool) -> dict[str, Any]:
 
     strength: dict[str, int] = {}
     for card in cards:
-        suit, rank = suit_of(card), rank_of(card)
+        suit = card[0]
         if suit == TRUMP:
-            strength[card] = TRUMP_BAND + TRUMP_STEP * SUIT_RANKS[TRUMP].index(rank)
+            strength[card] = TRUMP_BAND + TRUMP_STEP * RANK_INDEX[card]
         elif suit == led:
-            strength[card] = LED_BAND + SUIT_RANKS[suit].index(rank)
+            strength[card] = LED_BAND + RANK_INDEX[card]
         else:
             strength[card] = NO_WIN
 
@@ -183,7 +191,7 @@ def resolve_trick(plays: list[dict[str, Any]], last: bool) -> dict[str, Any]:
     return {
         "winner": winner,
         "winning_card": winning_card,
-        "points": sum(card_points(c) for c in cards),
+        "points": sum(POINTS_OF[c] for c in cards),
         "powers": powers,
         "beutelschneider": penalty,
         "bonuses": bonuses,
@@ -202,6 +210,14 @@ class BeutelschneiderMatch(TrickGame):
         ),
     )
     suit_names: ClassVar[dict[str, str]] = SUIT_NAMES
+    fresh_views: ClassVar[bool] = True
+    copy_plan: ClassVar[dict[str, str]] = {
+        **TrickGame.copy_plan,
+        "removed": FLAT,
+        "tricks": FLAT,  # a finished trick's record is never changed
+        "results": FLAT,  # a finished hand's line is never changed
+        # "sheets" (changed in place trick by trick) is deep-copied
+    }
 
     removed: list[str]  # set aside face down (3 players); never shown to anyone
     trick: list[dict[str, Any]]  # [{"seat": s, "card": c}, ...] in play order
@@ -292,7 +308,7 @@ class BeutelschneiderMatch(TrickGame):
         return str(entry["card"])
 
     def sort_hand(self, hand: Sequence[str]) -> list[str]:
-        return sort_hand(hand)
+        return sorted(hand, key=SORT_KEY.__getitem__)
 
     def tricks_per_deal(self) -> int:
         return HAND_SIZE[self.players]
@@ -366,6 +382,7 @@ class BeutelschneiderMatch(TrickGame):
 
     # ----- views ---------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
+        # every container below is new or a copy (fresh_views)
         view = self.view_header(seat)
         view.update({
             "forehand": (self.dealer + 1) % self.players,
@@ -380,13 +397,13 @@ class BeutelschneiderMatch(TrickGame):
                            for s in range(self.players)],
             "hand_counts": [len(h) for h in self.hands],
             "set_aside": SET_ASIDE[self.players],
-            "sheets": self.sheets,
-            "results": self.results,
+            "sheets": _clone(self.sheets),
+            "results": self.record_copy("results", self.results),
         })
         if self.tricks:
-            view["last_trick"] = self.tricks[-1]
+            view["last_trick"] = self.record_copy("last_trick", self.tricks[-1])
         if seat is not None:
-            view["hand"] = sort_hand(self.hands[seat])
+            view["hand"] = self.sort_hand(self.hands[seat])
         return view
 
 
