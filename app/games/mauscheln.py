@@ -73,14 +73,13 @@ carries ``quartets`` and ``knock`` (the dealer's decision, or ``None``).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
-from app.games.base import GameInfo, Option
+from app.games.base import FLAT, NESTED, GameInfo, Option, _clone
 from app.games.cards import check_permutation, rank_of, suit_of
-from app.games.tricks import TrickGame, follow_suit, winning_index
+from app.games.tricks import TrickGame, winning_index
 
 SUITS = ["S", "H", "D", "C"]
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]  # strongest first
@@ -161,6 +160,42 @@ def card_strength(card: str, led_card: str, trump: str, permanent: str | None) -
     if suit == suit_as(led_card, trump, permanent):
         return LED_BAND + rank_value(card, permanent)
     return NO_WIN
+
+
+class CardOrder:
+    """The card order of one trump suit and permanent trump, worked out once for the
+    whole 52-card pack (the Weli ``D6`` is in it) so that play looks cards up instead
+    of calling :func:`suit_as` and :func:`card_strength` card by card. ``suit``: the
+    suit a card counts as; ``trumps``: the trump cards; ``strength[led suit][card]``;
+    ``sort_key``: trumps first, then S H D C, strongest first."""
+
+    __slots__ = ("suit", "trumps", "strength", "sort_key")
+
+    def __init__(self, trump: str, permanent: str | None) -> None:
+        self.suit = {c: suit_as(c, trump, permanent) for c in PACK_52}
+        self.trumps = frozenset(c for c in PACK_52 if self.suit[c] == trump)
+        # a led card of suit s stands for every card that counts as s
+        led_of = {suit: next(c for c in PACK_52 if self.suit[c] == suit) for suit in SUITS}
+        self.strength = {
+            suit: {c: card_strength(c, led_of[suit], trump, permanent) for c in PACK_52}
+            for suit in SUITS
+        }
+        self.sort_key = {
+            c: (0 if c in self.trumps else 1 + SUITS.index(self.suit[c])) * 100
+            - rank_value(c, permanent)
+            for c in PACK_52
+        }
+
+
+_ORDERS: dict[tuple[str, str | None], CardOrder] = {}
+
+
+def card_order(trump: str, permanent: str | None) -> CardOrder:
+    """The (shared, read-only) :class:`CardOrder` of a trump suit and permanent trump."""
+    order = _ORDERS.get((trump, permanent))
+    if order is None:
+        order = _ORDERS[(trump, permanent)] = CardOrder(trump, permanent)
+    return order
 
 
 def is_quartet(hand: Sequence[str]) -> bool:
@@ -258,6 +293,24 @@ class MauschelnMatch(TrickGame):
     quartets: list[dict[str, Any]]  # shown quartets of this deal: {"seat", "cards"} (public)
     knock_state: str | None  # None (no decision this deal), "pending", "knock", "no_knock"
     last_deal: dict[str, Any] | None
+
+    fresh_views: ClassVar[bool] = True
+    copy_plan: ClassVar[dict[str, str]] = {
+        **TrickGame.copy_plan,
+        "pack": FLAT,
+        "in_deal": FLAT,
+        "stock": FLAT,
+        "bids": FLAT,
+        "answers": FLAT,
+        "queue": FLAT,
+        "discards": NESTED,
+        "exchanged": FLAT,
+        "playing": FLAT,
+        "won": FLAT,
+        "tricks": FLAT,  # a finished trick's record is never changed
+        "transfers": FLAT,  # a chip movement's record is never changed
+        "quartets": FLAT,  # a shown quartet's record is never changed
+    }
 
     @classmethod
     def check_option_combination(cls, players: int, options: dict[str, Any]) -> None:
@@ -429,55 +482,58 @@ class MauschelnMatch(TrickGame):
         """``D7`` with Belli, ``D6`` with Weli: always a trump, whatever the trump suit."""
         return permanent_trump_for(self.options)
 
+    def order(self) -> CardOrder:
+        """The card order of this deal (trump suit and permanent trump)."""
+        return card_order(suit_of(self.trump_card), permanent_trump_for(self.options))
+
     def suit(self, card: str) -> str:
         """The suit a card counts as (see :func:`suit_as`)."""
-        return suit_as(card, self.trump, self.permanent_trump)
+        return self.order().suit[card]
 
     def rank_value(self, card: str) -> int:
         """See :func:`rank_value`."""
         return rank_value(card, self.permanent_trump)
 
     def is_trump(self, card: str) -> bool:
-        return self.suit(card) == self.trump
+        return card in self.order().trumps
 
     def strength(self, card: str, led_card: str) -> int:
         """See :func:`card_strength`."""
-        return card_strength(card, led_card, self.trump, self.permanent_trump)
+        order = self.order()
+        return order.strength[order.suit[led_card]][card]
 
     def sort_hand(self, hand: Sequence[str]) -> list[str]:
         """Trumps first, then spades, hearts, diamonds, clubs; strongest first."""
-
-        def key(card: str) -> tuple[int, int]:
-            group = 0 if self.is_trump(card) else 1 + SUITS.index(self.suit(card))
-            return (group, -self.rank_value(card))
-
-        return sorted(hand, key=key)
+        return sorted(hand, key=self.order().sort_key.__getitem__)
 
     # ----- trick rules -------------------------------------------------------
-    def _best_play(self) -> list[Any]:
+    def _best_play(self, order: CardOrder | None = None) -> list[Any]:
         """The [seat, card] that currently wins the open trick."""
-        plays = [c for _, c in self.trick]
-        return self.trick[winning_index(plays, self.strength)]
+        order = order or self.order()
+        strength = order.strength[order.suit[self.trick[0][1]]]
+        return self.trick[winning_index([c for _, c in self.trick],
+                                        lambda c, _led: strength[c])]
 
-    def _allowed_before_beating(self, hand: Sequence[str]) -> list[str]:
+    def _allowed_before_beating(self, hand: Sequence[str], order: CardOrder) -> list[str]:
         """Rules one and two: follow suit if able, else trump if able, else anything."""
-        led_suit = self.suit(self.trick[0][1])
-        allowed = follow_suit(hand, led_suit, self.suit)
-        if not any(self.suit(c) == led_suit for c in hand):
-            trumps = [c for c in hand if self.is_trump(c)]
-            if trumps:
-                allowed = trumps
-        return allowed
+        suit = order.suit
+        led_suit = suit[self.trick[0][1]]
+        same = [c for c in hand if suit[c] == led_suit]
+        if same:
+            return same
+        trumps = [c for c in hand if c in order.trumps]
+        return trumps if trumps else list(hand)
 
     def playable(self, seat: int) -> list[str]:
         """The cards ``seat`` may play now, the three duties applied."""
         hand = self.hands[seat]
         if not self.trick:
             return list(hand)
-        allowed = self._allowed_before_beating(hand)
-        led_card = self.trick[0][1]
-        best = self.strength(self._best_play()[1], led_card)
-        beaters = [c for c in allowed if self.strength(c, led_card) > best]
+        order = self.order()
+        allowed = self._allowed_before_beating(hand, order)
+        strength = order.strength[order.suit[self.trick[0][1]]]
+        best = strength[self._best_play(order)[1]]
+        beaters = [c for c in allowed if strength[c] > best]
         return beaters or allowed
 
     def duty(self, seat: int) -> dict[str, Any]:
@@ -504,8 +560,12 @@ class MauschelnMatch(TrickGame):
         return len(self.playing)
 
     def next_in_trick(self, seat: int) -> int:
-        """The next of the sneaker and joiners, clockwise."""
-        return self.clockwise_from((seat + 1) % self.players, self.playing)[0]
+        """The next of the sneaker and joiners, clockwise (``playing`` is in seat
+        order: the first one after ``seat``, else the first one)."""
+        for s in self.playing:
+            if s > seat:
+                return s
+        return self.playing[0]
 
     def tricks_per_deal(self) -> int:
         return TRICKS_PER_DEAL
@@ -706,7 +766,7 @@ class MauschelnMatch(TrickGame):
             "pot": self.pot,
             "scores": list(self.scores),
             "chips": list(self.scores),  # the same as scores; kept for the tables
-            "quartets": copy.deepcopy(self.quartets),
+            "quartets": _clone(self.quartets),
             "knock": self.knock_state,
         }
         self.phase = "settled"
@@ -741,8 +801,10 @@ class MauschelnMatch(TrickGame):
         cancelled deal, ``match_end``); [] if the match was already over."""
         if self.is_over:
             return []
+        self._legal_cache = None  # the state changes (see Match.legal_actions)
         # a copy, as from apply: events must not alias the match state
-        return copy.deepcopy(self._end_deal("cancelled"))
+        events: list[dict[str, Any]] = _clone(self._end_deal("cancelled"))
+        return events
 
     # ----- messages ------------------------------------------------------------
     def explain_illegal(self, seat: int, action: str) -> str:
@@ -804,6 +866,7 @@ class MauschelnMatch(TrickGame):
 
     # ----- views ---------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
+        # every container below is new or a copy (fresh_views)
         view = self.view_header(seat)
         view.update({
             "forehand": self.clockwise_from((self.dealer + 1) % self.players, self.in_deal)[0],
@@ -848,7 +911,7 @@ class MauschelnMatch(TrickGame):
                 view["duty"] = self.duty(seat)
         # the house-rule keys are always there (empty when the rule is off)
         view["options"] = {name: self.rule(name) for name in HOUSE_RULES}
-        view["quartets"] = self.quartets
+        view["quartets"] = _clone(self.quartets)
         view["knock"] = None if self.knock_state is None else {
             "dealer": self.dealer,
             "pending": self.knock_state == "pending",
