@@ -48,11 +48,10 @@ that ever become public are the ones a challenge turns over.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from app.games.base import GameInfo, Match, Option
+from app.games.base import FLAT, NESTED, GameInfo, Match, Option, _clone
 from app.games.cards import check_permutation
 
 NUMBERS = [str(n) for n in range(1, 11)]
@@ -77,9 +76,16 @@ CARD_POINTS: dict[str, int] = {
 CARD_NAMES = {AUSSETZEN: "Aussetzen", JOKER: "Joker", LUEGENBEUTEL: "Lügenbeutel"}
 
 
+# Looked up in play rather than worked out per call: a card's place in a sorted hand,
+# and the actions that name a card.
+CARD_RANK: dict[str, int] = {card: i for i, card in enumerate(CARD_ORDER)}
+LAY: dict[str, str] = {card: "lay:" + card for card in CARD_ORDER}
+SKIP: dict[str, str] = {card: "skip:" + card for card in CARD_ORDER}
+
+
 def sort_hand(hand: list[str]) -> list[str]:
     """Numbers ascending, then Aussetzen, Joker, Lügenbeutel."""
-    return sorted(hand, key=CARD_ORDER.index)
+    return sorted(hand, key=CARD_RANK.__getitem__)
 
 
 def is_true(card: str, claim: str) -> bool:
@@ -153,6 +159,19 @@ class LuegenbeutelMatch(Match):
     results: list[dict[str, Any]]  # one score sheet per finished round
     last_deal: dict[str, Any] | None
     windows_opened: int  # challenge windows opened in this match (the latest's id)
+
+    fresh_views: ClassVar[bool] = True
+    copy_plan: ClassVar[dict[str, str]] = {
+        **Match.copy_plan,
+        "hands": NESTED,
+        "stock": FLAT,
+        "discard": FLAT,
+        "laid": FLAT,
+        "accepted": FLAT,
+        "dice": FLAT,
+        "results": FLAT,  # a finished round's sheet is never changed
+        # open_turn, last_turn (changed in place) and last_challenge are deep-copied
+    }
 
     # ----- setup and dealing -------------------------------------------------
     def setup(self) -> None:
@@ -284,16 +303,16 @@ class LuegenbeutelMatch(Match):
 
     def _turn_actions(self, seat: int) -> list[str]:
         hand = self.hands[seat]
-        distinct = sort_hand(list(Counter(hand)))
         if self.passed:
             if not self.laid and self.drawn is not None and self.drawn in hand:
-                return ["lay:" + self.drawn, "end"]
+                return [LAY[self.drawn], "end"]
             return ["end"]
+        distinct = sorted(set(hand), key=CARD_RANK.__getitem__)
         if self.laid:
-            return ["lay:" + c for c in distinct] + ["end"]
-        actions = ["lay:" + c for c in distinct]
+            return [LAY[c] for c in distinct] + ["end"]
+        actions = [LAY[c] for c in distinct]
         if len(hand) >= MIN_HAND_TO_SKIP:
-            actions += ["skip:" + c for c in distinct]
+            actions += [SKIP[c] for c in distinct]
         return actions + ["pass"]
 
     def _to_act(self) -> set[int]:
@@ -530,6 +549,7 @@ class LuegenbeutelMatch(Match):
 
     # ----- views -------------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
+        # every container below is new or a copy (fresh_views)
         challengers = self._challengers()
         stack = None
         if self.last_turn is not None:
@@ -553,7 +573,7 @@ class LuegenbeutelMatch(Match):
                 "reveal_all": self.options["reveal_all"],
             },
             "accepted": list(self.accepted),
-            "last_challenge": self.last_challenge,
+            "last_challenge": _clone(self.last_challenge),
             "die": self.last_challenge["die"] if self.last_challenge is not None else None,
             "hand_counts": [len(h) for h in self.hands],
             "stock_count": len(self.stock),
@@ -562,7 +582,7 @@ class LuegenbeutelMatch(Match):
             "lb_card": self.options["lb_card"],
             "reveal_all": self.options["reveal_all"],
             "challenge_ms": self.options["challenge_ms"],
-            "results": list(self.results),
+            "results": self.record_copy("results", self.results),
         })
         if seat is not None:
             view["hand"] = sort_hand(self.hands[seat])
