@@ -24,6 +24,12 @@ def rank_of(card: str) -> str:
 
 def check_permutation(cards: Iterable[str], deck: Iterable[str], what: str = "deal") -> None:
     """Raise ValueError unless ``cards`` is exactly the multiset ``deck``."""
+    cards, deck = list(cards), list(deck)
+    try:
+        if len(cards) == len(deck) and sorted(cards) == sorted(deck):
+            return  # the usual case (a search bot deals thousands), without Counters
+    except TypeError:
+        pass  # codes that do not compare: the Counters below name them
     got, want = Counter(cards), Counter(deck)
     if got != want:
         missing = sorted((want - got).elements())
