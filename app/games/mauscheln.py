@@ -391,7 +391,8 @@ class MauschelnMatch(TrickGame):
         self.deal_no += 1
         stacked = self.next_stacked_deal()
         if stacked is not None:
-            self._check_deal(stacked, in_deal)
+            if self.deal_no > 1:  # setup checked the first deal against every seat
+                self._check_deal(stacked, in_deal)
             hands = [list(h) for h in stacked["hands"]]
             trump, stock = stacked["trump"], list(stacked["stock"])
         else:
