@@ -29,8 +29,58 @@ def _clone(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def N_(message: str) -> str:  # noqa: N802 - the conventional name of the marker
+    """Mark a player-facing constant for the message catalogue without translating it:
+    the engines stay pure (no language in here); the web translates where it shows it."""
+    return message
+
+
+class Reason(str):
+    """A message for a player that a server can translate: the English text (this
+    string itself, as before) plus the ``key`` (the English template, the catalogue's
+    msgid) and the ``params`` it was made from.
+
+    ``Reason("you do not hold {card!r}", card="EO")`` is the str ``"you do not hold
+    'EO'"`` with ``key`` the template and ``params == {"card": "EO"}``. Parameters
+    hold codes (a card ``card``, a suit ``suit``, an option's label ``option``), so a
+    translation can show them in its own words; ``shown`` gives the English words
+    for those where the English text needs more than the code."""
+
+    key: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, shown: dict[str, Any] | None = None,
+                **params: Any) -> Reason:
+        text = template.format(**{**params, **(shown or {})}) if params or shown else template
+        obj = super().__new__(cls, text)
+        obj.key = template
+        obj.params = params
+        return obj
+
+
 class IllegalAction(ValueError):
-    """An action that is not legal now. The message is meant for the player."""
+    """An action that is not legal now. The message is meant for the player.
+
+    ``str(exc)`` is the English message; ``key`` and ``params`` are its template and
+    parameters (see :class:`Reason`) so a server can show it in the player's
+    language."""
+
+    def __init__(self, message: str, *, key: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        super().__init__(str(message))
+        self.key: str = key or str(getattr(message, "key", message))
+        self.params: dict[str, Any] = dict(
+            params if params is not None else getattr(message, "params", {}))
+
+
+class OptionError(ValueError):
+    """A number of players or an option a game refuses; ``str(exc)`` is the English
+    message, ``key``/``params`` its template and parameters (see :class:`Reason`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(str(message))
+        self.key: str = getattr(message, "key", str(message))
+        self.params: dict[str, Any] = dict(getattr(message, "params", {}))
 
 
 @dataclass(frozen=True)
@@ -202,12 +252,14 @@ class Match:
     @classmethod
     def check_players(cls, players: Any) -> int:
         if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError("players must be a whole number")
+            raise OptionError(Reason(N_("players must be a whole number")))
         if not cls.min_players <= players <= cls.max_players:
-            raise ValueError(
-                f"{cls.name} is played by {cls.min_players} to {cls.max_players} players"
+            raise OptionError(
+                Reason(N_("{game} is played by {low} to {high} players"), game=cls.name,
+                       low=cls.min_players, high=cls.max_players)
                 if cls.min_players != cls.max_players
-                else f"{cls.name} is played by exactly {cls.min_players} players"
+                else Reason(N_("{game} is played by exactly {count} players"), game=cls.name,
+                            count=cls.min_players)
             )
         return players
 
@@ -222,24 +274,29 @@ class Match:
                     isinstance(value, bool) or not isinstance(value, int)
                     or not 0 <= value < players
                 ):
-                    raise ValueError("dealer must be a seat number")
+                    raise OptionError(Reason(N_("dealer must be a seat number")))
                 merged["dealer"] = value
                 continue
             if key not in spec:
-                raise ValueError(f"unknown option {key!r}")
+                raise OptionError(Reason(N_("unknown option {name!r}"), name=key))
             opt = spec[key]
             if opt.kind == "bool":
                 if not isinstance(value, bool):
-                    raise ValueError(f"{opt.label} must be true or false")
+                    raise OptionError(Reason(N_("{option} must be true or false"),
+                                             option=opt.label))
             elif opt.kind == "int":
                 if isinstance(value, bool) or not isinstance(value, int):
-                    raise ValueError(f"{opt.label} must be a whole number")
+                    raise OptionError(Reason(N_("{option} must be a whole number"),
+                                             option=opt.label))
                 if opt.minimum is not None and value < opt.minimum:
-                    raise ValueError(f"{opt.label} must be at least {opt.minimum}")
+                    raise OptionError(Reason(N_("{option} must be at least {minimum}"),
+                                             option=opt.label, minimum=opt.minimum))
                 if opt.maximum is not None and value > opt.maximum:
-                    raise ValueError(f"{opt.label} must be at most {opt.maximum}")
+                    raise OptionError(Reason(N_("{option} must be at most {maximum}"),
+                                             option=opt.label, maximum=opt.maximum))
                 if opt.step and value % opt.step:
-                    raise ValueError(f"{opt.label} must be a multiple of {opt.step}")
+                    raise OptionError(Reason(N_("{option} must be a multiple of {step}"),
+                                             option=opt.label, step=opt.step))
             merged[key] = value
         cls.check_option_combination(players, merged)
         return merged
@@ -284,7 +341,7 @@ class Match:
 
     def _check_seat(self, seat: Any) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(f"there is no seat {seat!r} at this table")
+            raise IllegalAction(Reason(N_("there is no seat {seat!r} at this table"), seat=seat))
         return seat
 
     def legal_actions(self, seat: int) -> list[str]:
@@ -300,9 +357,9 @@ class Match:
         a server asks it instead of applying an action to learn why it fails."""
         seat = self._check_seat(seat)
         if not isinstance(action, str):
-            raise IllegalAction("an action is a text such as 'play:EO'")
+            raise IllegalAction(Reason(N_("an action is a text such as 'play:EO'")))
         if self.is_over:
-            raise IllegalAction("the match is over")
+            raise IllegalAction(Reason(N_("the match is over")))
         if not self._allows(seat, action):
             raise IllegalAction(self.explain_illegal(seat, action))
 
@@ -318,10 +375,10 @@ class Match:
         """Why ``action`` (a string outside ``legal_actions(seat)``) is refused, for
         the player. Games refine this; :meth:`verify` is its only caller."""
         if seat not in self._to_act():
-            return "it is not your turn"
+            return Reason(N_("it is not your turn"))
         if len(action) > ACTION_SHOWN_MAX:
             action = action[:ACTION_SHOWN_MAX] + "…"
-        return f"{action!r} is not allowed now"
+        return Reason(N_("{action!r} is not allowed now"), action=action)
 
     def must_act(self, seat: int) -> bool:
         """Whether the game waits for ``seat``: it may act now and the match does not
@@ -344,7 +401,8 @@ class Match:
     def end_by_host(self) -> list[dict[str, Any]]:
         """The host ends the match now (games with ``host_can_end`` only); returns
         the events. Other games refuse."""
-        raise IllegalAction("This game ends by itself; the host cannot end it early.")
+        raise IllegalAction(Reason(N_("This game ends by itself; the host cannot end it "
+                                      "early.")))
 
     def view_header(self, seat: int | None) -> dict[str, Any]:
         """The keys every view starts with, in every game."""
