@@ -20,7 +20,7 @@ CATALOGS := $(LOCALES:.po=.mo)
 I18N_KEYWORDS := -k RoomError -k BadRequest -k Unauthorized -k Forbidden -k NotFound \
 	-k Stale -k Illegal -k Reason
 
-%.mo: %.po
+%.mo: %.po $(BIN)/.installed
 	$(BIN)/pybabel compile -i $< -o $@
 
 install: $(BIN)/.installed $(CATALOGS)
