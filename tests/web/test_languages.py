@@ -11,6 +11,7 @@ The language follows Accept-Language, ``?lang=`` (kept in a cookie) and the swit
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 import time
@@ -288,10 +289,10 @@ def test_two_players_at_one_table_each_read_their_own_language(tables: Tables) -
         pushed_en = recv_until(bert, lambda f: frame_version(f) > version)
         assert "Bert ist am Zug." in pushed_de and "Your turn: follow" in pushed_en
         # an illegal move is refused to that client only, in its language
-        anna.send('{"action": "play:EO", "version": %d}' % (version + 1))
+        anna.send(json.dumps({"action": "play:EO", "version": version + 1}))
         refused = recv_until(anna, lambda f: frame_flash(f) is not None)
         assert frame_flash(refused) == "Du bist nicht an der Reihe."
-        bert.send('{"action": "play:XX", "version": %d}' % (version + 1))
+        bert.send(json.dumps({"action": "play:XX", "version": version + 1}))
         refused = recv_until(bert, lambda f: frame_flash(f) is not None)
         assert html.unescape(frame_flash(refused) or "") == "you do not hold 'XX'"
     finally:
