@@ -270,7 +270,7 @@ def test_two_players_at_one_table_each_read_their_own_language(tables: Tables) -
     assert table.start().status_code == 200
 
     def socket(token: str, language: str):  # noqa: ANN202 - a websocket
-        return connect(f"{tables.server.ws_base}/r/{table.room}/ws", open_timeout=5,
+        return connect(f"{tables.server.ws_base}/r/{table.room}/ws", open_timeout=5, legacy=True,
                        additional_headers={"Authorization": f"Bearer {token}",
                                            "Accept-Language": language})
 
