@@ -12,12 +12,15 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     DATABASE_URL=sqlite:////data/stammtisch.db
 WORKDIR /app
-COPY pyproject.toml ./
+COPY pyproject.toml babel.cfg ./
 COPY app ./app
-RUN pip install --no-cache-dir .
+# the message catalogues: .po are committed, .mo are compiled here
+RUN pip install --no-cache-dir . \
+ && pybabel compile -d app/locale --statistics
 COPY alembic.ini ./
 COPY migrations ./migrations
 COPY templates ./templates
+COPY docs/rules ./docs/rules
 COPY static ./static
 COPY --from=vendor /build/vendor ./static/vendor
 RUN mkdir -p /data

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test install vendor migrate lint typecheck pytest bench clean
+.PHONY: run test install vendor migrate lint typecheck pytest bench clean i18n i18n-extract
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -13,7 +13,30 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-install: $(BIN)/.installed
+# Message catalogues: app/locale/<lang>/LC_MESSAGES/messages.po (committed) -> .mo
+LOCALES := $(wildcard app/locale/*/LC_MESSAGES/messages.po)
+CATALOGS := $(LOCALES:.po=.mo)
+# the room service's errors and the engines' reasons are msgids too (English keys)
+I18N_KEYWORDS := -k RoomError -k BadRequest -k Unauthorized -k Forbidden -k NotFound \
+	-k Stale -k Illegal -k Reason
+
+%.mo: %.po $(BIN)/.installed
+	$(BIN)/pybabel compile -i $< -o $@
+
+install: $(BIN)/.installed $(CATALOGS)
+
+# `make i18n`: extract every marked string into app/locale/messages.pot, bring each
+# language's .po up to date (new msgids arrive with an empty msgstr to translate),
+# then compile the .mo files
+i18n-extract: $(BIN)/.installed
+	$(BIN)/pybabel extract -F babel.cfg $(I18N_KEYWORDS) --no-location --sort-output \
+		--add-comments=Translators: --project=Stammtisch --copyright-holder=Stammtisch \
+		-o app/locale/messages.pot .
+	$(BIN)/pybabel update -i app/locale/messages.pot -d app/locale --no-fuzzy-matching \
+		--ignore-obsolete --no-wrap
+
+i18n: i18n-extract
+	$(BIN)/pybabel compile -d app/locale --statistics
 
 static/vendor/.built: package-lock.json
 	npm ci --no-audit --no-fund --silent

@@ -16,9 +16,11 @@ from fastapi.staticfiles import StaticFiles
 
 from app.config import get_settings
 from app.db import Database
+from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
-from app.web import api, pages, ws
+from app.web import api, language, pages, rules, ws
+from app.web.messages import error_text
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_BODY = 64 * 1024  # forms and JSON bodies are tiny; anything bigger is refused
@@ -59,7 +61,9 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> Response:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        # in the language the client asked for (Accept-Language, ?lang=, the cookie);
+        # English for a client that names none
+        return JSONResponse({"error": error_text(exc)}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, exc: RequestValidationError) -> Response:
@@ -67,7 +71,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         for err in exc.errors()[:3]:
             where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
             parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
-        return JSONResponse({"error": "; ".join(parts) or "malformed request"},
+        return JSONResponse({"error": "; ".join(parts) or _("malformed request")},
                             status_code=422)
 
     @app.middleware("http")
@@ -75,8 +79,9 @@ def create_app(database_url: str | None = None) -> FastAPI:
         """Refuse oversized bodies before reading them; never cache a seat's table."""
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"error": f"The request is too large (at most {MAX_BODY} "
-                                          "bytes)."}, status_code=413)
+            return JSONResponse({"error": _("The request is too large (at most {limit} "
+                                            "bytes).").format(limit=MAX_BODY)},
+                                status_code=413)
         response: Response = await call_next(request)
         if request.url.path.startswith(("/r/", "/api/")):
             response.headers["Cache-Control"] = "no-store"
@@ -87,9 +92,12 @@ def create_app(database_url: str | None = None) -> FastAPI:
         return {"status": "ok"}
 
     app.include_router(api.router)
+    app.include_router(language.router)
+    app.include_router(rules.router)
     app.include_router(pages.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.add_middleware(language.LanguageMiddleware)
     return app
 
 

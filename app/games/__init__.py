@@ -14,6 +14,7 @@ import pkgutil
 from typing import Any
 
 from app.games.base import (
+    N_,
     DealEnd,
     DealStart,
     GameInfo,
@@ -21,6 +22,8 @@ from app.games.base import (
     Match,
     MatchEnd,
     Option,
+    OptionError,
+    Reason,
     Transfer,
 )
 
@@ -85,6 +88,6 @@ def restore(snapshot: dict[str, Any]) -> Match:
 
 
 __all__ = [
-    "GAMES", "DealEnd", "DealStart", "GameInfo", "IllegalAction", "Match", "MatchEnd",
-    "Option", "Transfer", "new_match", "register", "restore", "unregister",
+    "GAMES", "N_", "DealEnd", "DealStart", "GameInfo", "IllegalAction", "Match", "MatchEnd",
+    "Option", "OptionError", "Reason", "Transfer", "new_match", "register", "restore", "unregister",
 ]

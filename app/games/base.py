@@ -53,8 +53,58 @@ FLAT = "flat"  # a list (or dict) of scalars, or of records never changed in pla
 NESTED = "nested"  # a list of lists of scalars (hands)
 
 
+def N_(message: str) -> str:  # noqa: N802 - the conventional name of the marker
+    """Mark a player-facing constant for the message catalogue without translating it:
+    the engines stay pure (no language in here); the web translates where it shows it."""
+    return message
+
+
+class Reason(str):
+    """A message for a player that a server can translate: the English text (this
+    string itself, as before) plus the ``key`` (the English template, the catalogue's
+    msgid) and the ``params`` it was made from.
+
+    ``Reason("you do not hold {card!r}", card="EO")`` is the str ``"you do not hold
+    'EO'"`` with ``key`` the template and ``params == {"card": "EO"}``. Parameters
+    hold codes (a card ``card``, a suit ``suit``, an option's label ``option``), so a
+    translation can show them in its own words; ``shown`` gives the English words
+    for those where the English text needs more than the code."""
+
+    key: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, shown: dict[str, Any] | None = None,
+                **params: Any) -> Reason:
+        text = template.format(**{**params, **(shown or {})}) if params or shown else template
+        obj = super().__new__(cls, text)
+        obj.key = template
+        obj.params = params
+        return obj
+
+
 class IllegalAction(ValueError):
-    """An action that is not legal now. The message is meant for the player."""
+    """An action that is not legal now. The message is meant for the player.
+
+    ``str(exc)`` is the English message; ``key`` and ``params`` are its template and
+    parameters (see :class:`Reason`) so a server can show it in the player's
+    language."""
+
+    def __init__(self, message: str, *, key: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
+        super().__init__(str(message))
+        self.key: str = key or str(getattr(message, "key", message))
+        self.params: dict[str, Any] = dict(
+            params if params is not None else getattr(message, "params", {}))
+
+
+class OptionError(ValueError):
+    """A number of players or an option a game refuses; ``str(exc)`` is the English
+    message, ``key``/``params`` its template and parameters (see :class:`Reason`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(str(message))
+        self.key: str = getattr(message, "key", str(message))
+        self.params: dict[str, Any] = dict(getattr(message, "params", {}))
 
 
 @dataclass(frozen=True)
@@ -72,22 +122,27 @@ class Option:
     choices: tuple[int, ...] = ()  # the only values allowed (a select in the lobby)
 
     def check(self, value: Any) -> Any:
-        """``value`` if it suits this option; ValueError with a readable reason."""
+        """``value`` if it suits this option; :class:`OptionError` (a ValueError)
+        with a readable, translatable reason otherwise."""
+        label = self.label
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise ValueError(f"{self.label} must be true or false")
+                raise OptionError(Reason(N_("{option} must be true or false"), option=label))
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{self.label} must be a whole number")
+            raise OptionError(Reason(N_("{option} must be a whole number"), option=label))
         if self.choices and value not in self.choices:
-            raise ValueError(f"{self.label} must be one of "
-                             + ", ".join(str(c) for c in self.choices))
+            raise OptionError(Reason(N_("{option} must be one of {choices}"), option=label,
+                                     choices=", ".join(str(c) for c in self.choices)))
         if self.minimum is not None and value < self.minimum:
-            raise ValueError(f"{self.label} must be at least {self.minimum}")
+            raise OptionError(Reason(N_("{option} must be at least {minimum}"),
+                                     option=label, minimum=self.minimum))
         if self.maximum is not None and value > self.maximum:
-            raise ValueError(f"{self.label} must be at most {self.maximum}")
+            raise OptionError(Reason(N_("{option} must be at most {maximum}"),
+                                     option=label, maximum=self.maximum))
         if self.step and value % self.step:
-            raise ValueError(f"{self.label} must be a multiple of {self.step}")
+            raise OptionError(Reason(N_("{option} must be a multiple of {step}"),
+                                     option=label, step=self.step))
         return value
 
 
@@ -262,12 +317,14 @@ class Match:
     @classmethod
     def check_players(cls, players: Any) -> int:
         if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError("players must be a whole number")
+            raise OptionError(Reason(N_("players must be a whole number")))
         if not cls.min_players <= players <= cls.max_players:
-            raise ValueError(
-                f"{cls.name} is played by {cls.min_players} to {cls.max_players} players"
+            raise OptionError(
+                Reason(N_("{game} is played by {low} to {high} players"), game=cls.name,
+                       low=cls.min_players, high=cls.max_players)
                 if cls.min_players != cls.max_players
-                else f"{cls.name} is played by exactly {cls.min_players} players"
+                else Reason(N_("{game} is played by exactly {count} players"), game=cls.name,
+                            count=cls.min_players)
             )
         return players
 
@@ -282,11 +339,11 @@ class Match:
                     isinstance(value, bool) or not isinstance(value, int)
                     or not 0 <= value < players
                 ):
-                    raise ValueError("dealer must be a seat number")
+                    raise OptionError(Reason(N_("dealer must be a seat number")))
                 merged["dealer"] = value
                 continue
             if key not in spec:
-                raise ValueError(f"unknown option {key!r}")
+                raise OptionError(Reason(N_("unknown option {name!r}"), name=key))
             value = spec[key].check(value)
             merged[key] = value
         cls.check_option_combination(players, merged)
@@ -334,7 +391,7 @@ class Match:
         if type(seat) is int and 0 <= seat < self.players:
             return seat  # the usual case, answered first
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(f"there is no seat {seat!r} at this table")
+            raise IllegalAction(Reason(N_("there is no seat {seat!r} at this table"), seat=seat))
         return seat
 
     # ``_legal_cache`` is ``(seat, actions)``: the last answer of legal_actions, valid
@@ -359,9 +416,9 @@ class Match:
         a server asks it instead of applying an action to learn why it fails."""
         seat = self._check_seat(seat)
         if not isinstance(action, str):
-            raise IllegalAction("an action is a text such as 'play:EO'")
+            raise IllegalAction(Reason(N_("an action is a text such as 'play:EO'")))
         if self.is_over:
-            raise IllegalAction("the match is over")
+            raise IllegalAction(Reason(N_("the match is over")))
         cache = self._legal_cache
         if cache is not None and cache[0] == seat:
             allowed = action in cache[1]
@@ -383,10 +440,10 @@ class Match:
         """Why ``action`` (a string outside ``legal_actions(seat)``) is refused, for
         the player. Games refine this; :meth:`verify` is its only caller."""
         if seat not in self._to_act():
-            return "it is not your turn"
+            return Reason(N_("it is not your turn"))
         if len(action) > ACTION_SHOWN_MAX:
             action = action[:ACTION_SHOWN_MAX] + "…"
-        return f"{action!r} is not allowed now"
+        return Reason(N_("{action!r} is not allowed now"), action=action)
 
     def must_act(self, seat: int) -> bool:
         """Whether the game waits for ``seat``: it may act now and the match does not
@@ -409,7 +466,8 @@ class Match:
     def end_by_host(self) -> list[dict[str, Any]]:
         """The host ends the match now (games with ``host_can_end`` only); returns
         the events. Other games refuse."""
-        raise IllegalAction("This game ends by itself; the host cannot end it early.")
+        raise IllegalAction(Reason(N_("This game ends by itself; the host cannot end it "
+                                      "early.")))
 
     def view_header(self, seat: int | None) -> dict[str, Any]:
         """The keys every view starts with, in every game."""

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, GameInfo, Option, _clone
+from app.games.base import FLAT, N_, GameInfo, Option, _clone
 from app.games.cards import check_permutation, rank_of, suit_of
 from app.games.tricks import TrickGame, winning_index
 
@@ -83,10 +83,11 @@ NO_WIN = -1
 
 # Bonus lines of the score sheet: name -> label shown to the table.
 BONUS_LABELS = {
-    "guard_cancels_beutelschneider": "Guard cancelled the Beutelschneider and won the trick",
-    "guard_wins_last_trick": "Guard won the last trick",
-    "assassin_kills_sovereign": "Assassin killed the Sovereign and won the trick",
-    "seduction": "the seducing card (played second) won the trick",
+    "guard_cancels_beutelschneider": N_("Guard cancelled the Beutelschneider and won the "
+                                        "trick"),
+    "guard_wins_last_trick": N_("Guard won the last trick"),
+    "assassin_kills_sovereign": N_("Assassin killed the Sovereign and won the trick"),
+    "seduction": N_("the seducing card (played second) won the trick"),
 }
 
 
@@ -204,9 +205,9 @@ class BeutelschneiderMatch(TrickGame):
     max_players: ClassVar[int] = max(HAND_SIZE)
     options_spec: ClassVar[tuple[Option, ...]] = (
         Option(
-            "target", "Points to win", "int", 100, minimum=1, maximum=1000,
-            help="When a hand ends with someone at or above this total, the highest "
-                 "total wins; a tie for the highest plays another hand.",
+            "target", N_("Points to win"), "int", 100, minimum=1, maximum=1000,
+            help=N_("When a hand ends with someone at or above this total, the highest "
+                    "total wins; a tie for the highest plays another hand."),
         ),
     )
     suit_names: ClassVar[dict[str, str]] = SUIT_NAMES
@@ -409,8 +410,9 @@ class BeutelschneiderMatch(TrickGame):
 
 INFO = GameInfo.of(
     BeutelschneiderMatch,
-    title="Beutelschneider",
-    blurb="Tricks for gold coins with a blue trump court: the Assassin kills the Sovereign, "
-          "the Adventurer seduces the Countess, the Guard stops the Beutelschneider's -20.",
+    title=N_("Beutelschneider"),
+    blurb=N_("Tricks for points with a blue trump court: the Assassin kills a Sovereign "
+             "played before it, of Adventurer and Countess the one played second rises "
+             "above the other, and a Guard played after the Beutelschneider stops its −20."),
     position=20,
 )

@@ -51,7 +51,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, NESTED, GameInfo, Match, Option, _clone
+from app.games.base import FLAT, N_, NESTED, GameInfo, Match, Option, Reason, _clone
 from app.games.cards import check_permutation
 
 NUMBERS = [str(n) for n in range(1, 11)]
@@ -125,20 +125,25 @@ class LuegenbeutelMatch(Match):
     max_players: ClassVar[int] = 8
     options_spec: ClassVar[tuple[Option, ...]] = (
         Option(
-            "target", "Points to win", "int", 500, minimum=1, maximum=10_000,
-            help="The first player to reach this many points at the end of a round wins.",
+            "target", N_("Points to win"), "int", 500, minimum=1, maximum=10_000,
+            help=N_("The first player to reach this many points at the end of a round "
+                    "wins."),
         ),
         Option(
-            "lb_card", "Everyone holds a Lügenbeutel", "bool", False,
-            help="Nine cards plus one Lügenbeutel card each: everybody will have to lie.",
+            "lb_card", N_("Everyone holds a Lügenbeutel"), "bool", False,
+            help=N_("Nine cards plus one Lügenbeutel card each: everybody will have to "
+                    "lie."),
         ),
         Option(
-            "reveal_all", "Challenge turns over the whole turn", "bool", False,
-            help="A challenge reveals every card of the turn; one false card catches it.",
+            "reveal_all", N_("Challenge turns over the whole turn"), "bool", False,
+            help=N_("A challenge reveals every card of the turn; one false card catches "
+                    "it."),
         ),
         Option(
-            "challenge_ms", "Challenge time (ms)", "int", 2500, minimum=0, maximum=30_000,
-            help="How long everyone may call 'Lügenbeutel' before the next move counts.",
+            "challenge_ms", N_("Challenge time (ms)"), "int", 2500, minimum=0,
+            maximum=30_000,
+            help=N_("How long everyone may call 'Lügenbeutel' before the next move "
+                    "counts."),
         ),
     )
 
@@ -343,36 +348,39 @@ class LuegenbeutelMatch(Match):
         kind, _, arg = action.partition(":")
         if kind == "challenge":
             if self.open_turn is None:
-                return "there is no turn open to challenge"
+                return Reason(N_("there is no turn open to challenge"))
             if seat == self.open_turn["seat"]:
-                return "you cannot challenge your own turn"
+                return Reason(N_("you cannot challenge your own turn"))
             if seat not in self._challengers():
-                return "you already accepted"
+                return Reason(N_("you already accepted"))
             if self.options["reveal_all"]:
-                return "in this room a challenge turns over the whole turn: 'challenge:all'"
-            return f"choose a card from 1 to {len(self.open_turn['cards'])}"
+                return Reason(N_("in this room a challenge turns over the whole turn: "
+                                 "'challenge:all'"))
+            return Reason(N_("choose a card from 1 to {count}"),
+                          count=len(self.open_turn["cards"]))
         if kind == "accept":
             if self.phase != "challenge":
-                return "there is nothing to accept: just play on"
-            return "you cannot accept now"
+                return Reason(N_("there is nothing to accept: just play on"))
+            return Reason(N_("you cannot accept now"))
         if kind in ("lay", "skip") or action in ("pass", "end"):
             if self.phase != "play" or seat != self.turn:
-                return "it is not your turn"
+                return Reason(N_("it is not your turn"))
             hand = self.hands[seat]
             if kind in ("lay", "skip") and arg not in hand:
-                return f"you do not hold {arg!r}"
+                return Reason(N_("you do not hold {card!r}"), card=arg)
             if self.passed and kind == "lay":
-                return "after passing you may lay only the card you drew, and only once"
+                return Reason(N_("after passing you may lay only the card you drew, and "
+                                 "only once"))
             if self.passed and kind in ("skip", "pass"):
-                return "you have passed already: lay the drawn card or end"
+                return Reason(N_("you have passed already: lay the drawn card or end"))
             if kind == "skip" and self.laid:
-                return "Aussetzen must be the only card of a turn"
+                return Reason(N_("Aussetzen must be the only card of a turn"))
             if kind == "skip":
-                return "Aussetzen may not be your last card"
+                return Reason(N_("Aussetzen may not be your last card"))
             if kind == "pass" and self.laid:
-                return "you have laid cards already: lay more or end"
+                return Reason(N_("you have laid cards already: lay more or end"))
             if kind == "end":
-                return "lay a card, skip or pass first"
+                return Reason(N_("lay a card, skip or pass first"))
         return super().explain_illegal(seat, action)
 
     # ----- applying ----------------------------------------------------------------
@@ -592,9 +600,9 @@ class LuegenbeutelMatch(Match):
 
 INFO = GameInfo.of(
     LuegenbeutelMatch,
-    title="Lügenbeutel",
-    blurb="Lay cards face down, claim the required number and call the liar. "
-          "Empty your hand first; first to 500 points wins.",
+    title=N_("Lügenbeutel"),
+    blurb=N_("Lay cards face down, claim the required number and call the liar. "
+             "Empty your hand first; first to 500 points wins."),
     position=40,
     challenge_windows=True,
 )

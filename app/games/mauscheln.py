@@ -77,7 +77,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, NESTED, GameInfo, Option, _clone
+from app.games.base import FLAT, N_, NESTED, GameInfo, Option, OptionError, Reason, _clone
 from app.games.cards import check_permutation, rank_of, suit_of
 from app.games.tricks import TrickGame, winning_index
 
@@ -244,31 +244,32 @@ class MauschelnMatch(TrickGame):
     max_players: ClassVar[int] = 7
     options_spec: ClassVar[tuple[Option, ...]] = (
         Option(
-            "chips", "Starting chips", "int", 40, minimum=1, maximum=100_000,
-            help="Every player starts with this many chips.",
+            "chips", N_("Starting chips"), "int", 40, minimum=1, maximum=100_000,
+            help=N_("Every player starts with this many chips."),
         ),
         Option(
-            "stake", "Stake", "int", 4, minimum=4, maximum=10_000, step=4,
-            help="What the dealer puts into the pot each deal (a multiple of 4).",
+            "stake", N_("Stake"), "int", 4, minimum=4, maximum=10_000, step=4,
+            help=N_("What the dealer puts into the pot each deal (a multiple of 4)."),
         ),
         Option(
-            "knock", "Knocking", "bool", False,
-            help="When an Ace is turned up, the dealer may knock before looking at their "
-                 "cards: they play as sneaker, take the Ace and discard one to five cards.",
+            "knock", N_("Knocking"), "bool", False,
+            help=N_("When an Ace is turned up, the dealer may knock before looking at "
+                    "their cards: they play as sneaker, take the Ace and discard one to "
+                    "five cards."),
         ),
         Option(
-            "quartets", "Quartets", "bool", False,
-            help="Four cards of one rank are shown and discarded; their holder pays a "
-                 "stake into the pot and draws four new cards.",
+            "quartets", N_("Quartets"), "bool", False,
+            help=N_("Four cards of one rank are shown and discarded; their holder pays a "
+                    "stake into the pot and draws four new cards."),
         ),
         Option(
-            "belli", "Belli", "bool", False,
-            help="The 7 of diamonds is always a trump, directly below the trump Ace.",
+            "belli", N_("Belli"), "bool", False,
+            help=N_("The 7 of diamonds is always a trump, directly below the trump Ace."),
         ),
         Option(
-            "weli", "Weli", "bool", False,
-            help="The 6 of diamonds joins as a 33rd card and is always a trump, directly "
-                 "below the trump Ace (3 to 5 players; not with Belli).",
+            "weli", N_("Weli"), "bool", False,
+            help=N_("The 6 of diamonds joins as a 33rd card and is always a trump, "
+                    "directly below the trump Ace (3 to 5 players; not with Belli)."),
         ),
     )
 
@@ -317,11 +318,12 @@ class MauschelnMatch(TrickGame):
         """Weli needs the 32-card pack (3 to 5 players) and excludes Belli."""
         if options.get("weli"):
             if options.get("belli"):
-                raise ValueError("Belli and Weli cannot be played together: choose one "
-                                 "permanent trump")
+                raise OptionError(Reason(N_("Belli and Weli cannot be played together: "
+                                            "choose one permanent trump")))
             if players >= 6:
-                raise ValueError(f"Weli is played with the 32-card pack only (3 to 5 "
-                                 f"players); {players} players use all 52 cards")
+                raise OptionError(Reason(N_("Weli is played with the 32-card pack only (3 "
+                                            "to 5 players); {players} players use all 52 "
+                                            "cards"), players=players))
 
     def rule(self, name: str) -> bool:
         """Whether the house rule ``name`` (one of ``HOUSE_RULES``) is on."""
@@ -810,60 +812,69 @@ class MauschelnMatch(TrickGame):
     # ----- messages ------------------------------------------------------------
     def explain_illegal(self, seat: int, action: str) -> str:
         if seat != self.turn:
-            return "it is not your turn"
+            return Reason(N_("it is not your turn"))
         if self.phase == "knock":
-            return ("an Ace is turned up: say 'knock' to take it and play as sneaker "
-                    "without seeing your cards first, or 'no_knock'")
+            return Reason(N_("an Ace is turned up: say 'knock' to take it and play as "
+                             "sneaker without seeing your cards first, or 'no_knock'"))
         if self.phase == "bidding":
-            return "say 'mauschel' to play or 'pass'"
+            return Reason(N_("say 'mauschel' to play or 'pass'"))
         if self.phase == "joining":
-            return "say 'join' to play along or 'fold'"
+            return Reason(N_("say 'join' to play along or 'fold'"))
         if self.phase == "exchange":
             return self._explain_exchange(seat, action)
         if self.phase == "play" and action.startswith("play:"):
             card = action[5:]
             if card not in self.hands[seat]:
-                return f"you do not hold {card!r}"
+                return Reason(N_("you do not hold {card!r}"), card=card)
             duty = self.duty(seat)
             if duty["kind"] == "beat":
-                return f"you must beat {card_label(duty['card'])}"
+                return Reason(N_("you must beat {card}"), card=duty["card"],
+                              shown={"card": card_label(duty["card"])})
             if duty["kind"] == "follow":
-                return f"you must follow suit: {SUIT_NAMES[duty['suit']]} were led"
+                return Reason(N_("you must follow suit: {suit} were led"), suit=duty["suit"],
+                              shown={"suit": SUIT_NAMES[duty["suit"]]})
             if duty["kind"] == "trump":
-                return f"you must play a trump ({self._trump_words()})"
+                return self._trump_duty()
         if self.phase == "play":
-            return "play a card, e.g. " + self._legal(seat)[0]
+            return Reason(N_("play a card, e.g. {example}"), example=self._legal(seat)[0])
         return super().explain_illegal(seat, action)
 
-    def _trump_words(self) -> str:
-        words = SUIT_NAMES[self.trump]
+    def _trump_duty(self) -> Reason:
+        names = {"suit": SUIT_NAMES[self.trump]}
         if self.permanent_trump is not None:
-            words += f" or the {card_label(self.permanent_trump)}"
-        return words
+            return Reason(N_("you must play a trump ({suit} or the {card})"),
+                          suit=self.trump, card=self.permanent_trump,
+                          shown={**names, "card": card_label(self.permanent_trump)})
+        return Reason(N_("you must play a trump ({suit})"), suit=self.trump, shown=names)
 
     def _explain_exchange(self, seat: int, action: str) -> str:
         hand = self.sort_hand(self.hands[seat])
         surplus = len(hand) - HAND_SIZE
         if surplus > 0:
-            example = (f"you hold {len(hand)} cards: discard {surplus} to {len(hand)} and "
-                       f"draw {surplus} fewer, e.g. 'exchange:" + ",".join(hand[:surplus]) + "'")
+            example = Reason(N_("you hold {count} cards: discard {surplus} to {count} and "
+                                "draw {surplus} fewer, e.g. '{action}'"),
+                             count=len(hand), surplus=surplus,
+                             action="exchange:" + ",".join(hand[:surplus]))
         else:
-            example = ("'exchange:' keeps all four cards; 'exchange:"
-                       + ",".join(hand[:2]) + "' discards two")
+            example = Reason(N_("'exchange:' keeps all four cards; '{action}' discards two"),
+                             action="exchange:" + ",".join(hand[:2]))
         if not action.startswith("exchange:"):
-            return "exchange now: " + example
+            return Reason(N_("exchange now: {example}"), example=example)
         cards = action[9:].split(",") if action[9:] else []
         for card in cards:
             if card not in self.hands[seat]:
-                return f"you do not hold {card!r}"
+                return Reason(N_("you do not hold {card!r}"), card=card)
         if len(set(cards)) != len(cards):
-            return "name each card only once"
+            return Reason(N_("name each card only once"))
         limit = len(self.stock) + surplus
         if len(cards) > limit:
-            return f"the stock holds only {len(self.stock)} cards: discard at most {limit}"
+            return Reason(N_("the stock holds only {count} cards: discard at most {limit}"),
+                          count=len(self.stock), limit=limit)
         if len(cards) < surplus:
-            return f"discard at least {surplus}: " + example
-        return "list the discards in the order of your hand: " + example
+            return Reason(N_("discard at least {surplus}: {example}"), surplus=surplus,
+                          example=example)
+        return Reason(N_("list the discards in the order of your hand: {example}"),
+                      example=example)
 
     # ----- views ---------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
@@ -930,9 +941,10 @@ class MauschelnMatch(TrickGame):
 
 INFO = GameInfo.of(
     MauschelnMatch,
-    title="Mauscheln",
-    blurb="Four cards, four tricks, a pot of chips: say 'mauschel' to play, join in or fold. "
-          "Each trick takes a quarter of the pot; whoever plays and takes no trick pays a bête.",
+    title=N_("Mauscheln"),
+    blurb=N_("Four cards, four tricks, a pot of chips: say 'mauschel' to play, join in or "
+             "fold. Each trick takes a quarter of the pot; whoever joins in and takes no "
+             "trick pays a bête, and so does a sneaker who takes fewer than two."),
     position=30,
     keeps_chip_ledger=True,
     host_can_end=True,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, GameInfo, Option
+from app.games.base import FLAT, N_, GameInfo, Option
 from app.games.cards import (
     SCHAFKOPF_DECK,
     SCHAFKOPF_SUITS,
@@ -102,8 +102,8 @@ class SchafkopfMatch(TrickGame):
     max_players: ClassVar[int] = PLAYERS
     options_spec: ClassVar[tuple[Option, ...]] = (
         Option(
-            "target", "Units to win", "int", 11, minimum=1, maximum=99,
-            help="The first team to reach this many units wins the match.",
+            "target", N_("Units to win"), "int", 11, minimum=1, maximum=99,
+            help=N_("The first team to reach this many units wins the match."),
         ),
     )
     suit_names: ClassVar[dict[str, str]] = SUIT_NAMES_DE
@@ -248,8 +248,8 @@ class SchafkopfMatch(TrickGame):
 
 INFO = GameInfo.of(
     SchafkopfMatch,
-    title="Schafkopf",
-    blurb="Two teams of two, no auction: the trump suit rotates deal by deal. "
-          "First team to 11 units wins.",
+    title=N_("Schafkopf"),
+    blurb=N_("Two teams of two, no auction: the trump suit rotates deal by deal (Eichel, "
+             "Gras, Herz, Schellen). First team to 11 units wins."),
     position=10,
 )

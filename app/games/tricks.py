@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, NESTED, Match
+from app.games.base import FLAT, N_, NESTED, Match, Reason
 from app.games.cards import suit_of
 
 CARD_SHOWN_MAX = 20  # a card code that is not held is quoted back at most this long
@@ -170,10 +170,11 @@ class TrickGame(Match):
         card = action[5:]
         if card not in self.hands[seat]:
             shown = card if len(card) <= CARD_SHOWN_MAX else card[:CARD_SHOWN_MAX] + "…"
-            return f"you do not hold {shown!r}"
+            return Reason(N_("you do not hold {card!r}"), card=shown)
         led = self.led_suit()
         if led is not None:
-            return f"you must follow suit: {self.suit_names.get(led, led)} was led"
+            return Reason(N_("you must follow suit: {suit} was led"), suit=led,
+                          shown={"suit": self.suit_names.get(led, led)})
         return None
 
     def _to_act(self) -> set[int]:
@@ -190,7 +191,7 @@ class TrickGame(Match):
 
     def explain_illegal(self, seat: int, action: str) -> str:
         if self.phase == self.play_phase and seat != self.turn:
-            return "it is not your turn"
+            return Reason(N_("it is not your turn"))
         if self.phase == self.play_phase:
             reason = self.explain_play(seat, action)
             if reason is not None:

@@ -1,14 +1,41 @@
-"""Errors the room service reports to one client, each with an HTTP status."""
+"""Errors the room service reports to one client, each with an HTTP status.
+
+``message`` is the English text (the JSON API's default, the logs); ``key`` and
+``params`` are its template and parameters, so the web layer can show it in the
+client's language (:func:`app.web.messages.error_text`). A refusal of the engine
+(:class:`app.games.IllegalAction`) or of an option (:class:`app.games.OptionError`)
+keeps its own template through :meth:`RoomError.of`.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class RoomError(Exception):
     status = 400
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, **params: Any) -> None:
+        key = getattr(message, "key", None)
+        if key is not None:  # an engine's Reason: English text, template, parameters
+            self.key: str = key
+            self.params: dict[str, Any] = {**getattr(message, "params", {}), **params}
+            text = str(message)
+        else:
+            self.key = message
+            self.params = params
+            text = message.format(**params) if params else message
+        super().__init__(text)
+        self.message = text
+
+    @classmethod
+    def of(cls, exc: Exception) -> RoomError:
+        """This error carrying the message of an engine's exception (and its template
+        and parameters when it has them)."""
+        err = cls(str(exc))
+        err.key = getattr(exc, "key", str(exc))
+        err.params = dict(getattr(exc, "params", {}))
+        return err
 
 
 class BadRequest(RoomError):

@@ -15,20 +15,20 @@ import logging
 from typing import Any
 
 from app.db import Database, repo
-from app.games import GAMES, IllegalAction, Match
+from app.games import GAMES, N_, IllegalAction, Match
 from app.rooms.errors import BadRequest, Illegal, NotFound, Stale
 from app.rooms.room import Room
 from app.rooms.windows import ChallengeWindows
 
 log = logging.getLogger("stammtisch.rooms")
 
-STOPPED = ("Something went wrong while saving this table, so it was stopped where it "
-           "was; the last move was not kept. Restarting the server tries again from the "
-           "last saved move.")
-LEDGER_BROKEN = ("The chip balances did not add up, so this table was stopped "
-                 "before writing anything wrong.")
-STALE = "The table changed before your move arrived; here is the current table."
-STALE_AFTER_CHALLENGE = "A challenge came first; have a look at the table."
+STOPPED = N_("Something went wrong while saving this table, so it was stopped where it "
+             "was; the last move was not kept. Restarting the server tries again from the "
+             "last saved move.")
+LEDGER_BROKEN = N_("The chip balances did not add up, so this table was stopped "
+                   "before writing anything wrong.")
+STALE = N_("The table changed before your move arrived; here is the current table.")
+STALE_AFTER_CHALLENGE = N_("A challenge came first; have a look at the table.")
 
 
 def check_version(version: Any) -> int:
@@ -80,7 +80,7 @@ class ActionPipeline:
         try:
             match.verify(seat, action)
         except IllegalAction as exc:
-            raise Illegal(str(exc)) from None
+            raise Illegal.of(exc) from None
 
     async def apply_locked(self, room: Room, seat: int, action: str) -> list[dict[str, Any]]:
         """Apply to a copy and commit. The caller holds ``room.lock``; ``apply``
@@ -90,7 +90,7 @@ class ActionPipeline:
         try:
             events = work.apply(seat, action)
         except IllegalAction as exc:
-            raise Illegal(str(exc)) from None
+            raise Illegal.of(exc) from None
         await self.commit(room, work, seat, action, events)
         return events
 

@@ -23,7 +23,7 @@ from typing import Any
 from app.bots import BOT_NAMES
 from app.config import get_settings
 from app.db import Database, repo
-from app.games import GAMES, IllegalAction, new_match
+from app.games import GAMES, N_, IllegalAction, new_match
 from app.rooms.bot_driver import BotDriver
 from app.rooms.clock import Clock, MonotonicClock
 from app.rooms.errors import BadRequest, Forbidden, NotFound, Unauthorized
@@ -36,6 +36,10 @@ from app.rooms.windows import ChallengeWindows
 log = logging.getLogger("stammtisch.rooms")
 
 NAME_MAX = 24
+# the host's commands refuse everybody else with these (translated where shown)
+ONLY_HOST_BOTS = N_("Only the host can add bots.")
+ONLY_HOST_START = N_("Only the host can start the match.")
+ONLY_HOST_END = N_("Only the host can end the game.")
 SWEEP_MIN_S, SWEEP_MAX_S = 0.5, 60.0
 
 
@@ -48,7 +52,7 @@ def clean_name(raw: Any) -> str:
     if not name:
         raise BadRequest("Please type a name.")
     if len(name) > NAME_MAX:
-        raise BadRequest(f"A name has at most {NAME_MAX} characters.")
+        raise BadRequest("A name has at most {limit} characters.", limit=NAME_MAX)
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise BadRequest("A name cannot contain control characters.")
     return name
@@ -104,7 +108,7 @@ class RoomService:
                      seed: int | None = None) -> tuple[Room, str]:
         info = GAMES.get(game)
         if info is None:
-            raise BadRequest(f"Unknown game {game!r}.")
+            raise BadRequest("Unknown game {game!r}.", game=game)
         count = info.min_players if players is None else players
         cls = info.match_class
         try:
@@ -112,7 +116,7 @@ class RoomService:
             game_options, table = split_options(dict(options or {}))
             checked = cls.check_options(count, game_options)
         except ValueError as exc:
-            raise BadRequest(str(exc)) from None
+            raise BadRequest.of(exc) from None
         host_token = new_token()
         room = Room(id=new_room_id(), game=game, players=count, options=checked,
                     host_token_hash=token_hash(host_token), seed=seed, clock=self.clock,
@@ -155,28 +159,30 @@ class RoomService:
             f"Bot {i}" for i in range(1, 99) if f"bot {i}" not in taken)
 
     @staticmethod
-    def _check_host(room: Room, host_token: str | None, what: str) -> None:
+    def _check_host(room: Room, host_token: str | None, message: str) -> None:
+        """``message`` (one of the ``ONLY_HOST`` sentences) unless ``host_token`` is the
+        host's."""
         if not host_token:
-            raise Unauthorized(f"Only the host can {what}.")
+            raise Unauthorized(message)
         if not room.is_host(host_token):
-            raise Forbidden(f"Only the host can {what}.")
+            raise Forbidden(message)
 
     async def add_bot(self, room_id: str, host_token: str | None) -> int:
         """The host seats a bot in the next free seat."""
         room = self.get(room_id)
-        self._check_host(room, host_token, "add bots")
+        self._check_host(room, host_token, ONLY_HOST_BOTS)
         seat, _token = await self.join(room_id, None, is_bot=True)
         return seat
 
     async def start(self, room_id: str, host_token: str | None) -> None:
         room = self.get(room_id)
-        self._check_host(room, host_token, "start the match")
+        self._check_host(room, host_token, ONLY_HOST_START)
         async with room.lock:
             if room.match is not None:
                 raise BadRequest("The match has already started.")
             if room.free_seats:
-                raise BadRequest(
-                    f"Waiting for {len(room.free_seats)} more player(s) before the start.")
+                raise BadRequest("Waiting for {count} more player(s) before the start.",
+                                 count=len(room.free_seats))
             match = new_match(room.game, room.players, room.options, seed=room.seed)
             chips = match.chips_at_start() if GAMES[room.game].keeps_chip_ledger else None
             await self.pipeline.commit(room, match, None, "start", [], started=True,
@@ -187,7 +193,7 @@ class RoomService:
     async def end_match(self, room_id: str, host_token: str | None) -> None:
         """The host ends a game that has no natural end (``GameInfo.host_can_end``)."""
         room = self.get(room_id)
-        self._check_host(room, host_token, "end the game")
+        self._check_host(room, host_token, ONLY_HOST_END)
         async with room.lock:
             if room.match is None or room.match.is_over:
                 raise BadRequest("There is no game running to end.")
@@ -197,7 +203,7 @@ class RoomService:
             try:
                 events = work.end_by_host()
             except IllegalAction as exc:
-                raise BadRequest(str(exc)) from None
+                raise BadRequest.of(exc) from None
             await self.pipeline.commit(room, work, None, "end_game", events)
 
     # ----- play ----------------------------------------------------------------

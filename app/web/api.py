@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from app.config import get_settings
 from app.games import GAMES
+from app.i18n import _
 from app.rooms.errors import BadRequest, Unauthorized
 from app.web.deps import Service, bearer_token
 
@@ -86,12 +87,13 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 @router.get("/games", response_model=list[GameEntry])
 async def list_games() -> list[GameEntry]:
-    """The games this server offers, with their player counts and options."""
+    """The games this server offers, with their player counts and options (titles and
+    labels in the language of ``Accept-Language``; English without one)."""
     return [
         GameEntry(
-            name=g.name, title=g.title, min_players=g.min_players, max_players=g.max_players,
-            default_options=g.default_options,
-            options=[GameOption(name=o.name, label=o.label, kind=o.kind, default=o.default,
+            name=g.name, title=_(g.title), min_players=g.min_players,
+            max_players=g.max_players, default_options=g.default_options,
+            options=[GameOption(name=o.name, label=_(o.label), kind=o.kind, default=o.default,
                                 minimum=o.minimum, maximum=o.maximum) for o in g.options],
         )
         for g in GAMES.values()

@@ -14,6 +14,7 @@ from app.i18n import _
 from app.rooms.errors import Forbidden, RoomError
 from app.web import replay
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, origin_allowed
+from app.web.messages import error_text
 from app.web.presentation import find, presentation
 from app.web.render import table_context, templates
 
@@ -36,7 +37,7 @@ def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[st
         try:
             players = int(str(raw_players))
         except ValueError:
-            raise RoomError(_("Players must be a number.")) from None
+            raise RoomError("Players must be a number.") from None
     options: dict[str, Any] = {}
     for opt in info.options:
         key = f"{game}.{opt.name}"
@@ -46,8 +47,7 @@ def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[st
             try:
                 options[opt.name] = int(str(form[key]))
             except ValueError:
-                message = _("{option} must be a whole number.").format(option=opt.label)
-                raise RoomError(message) from None
+                raise RoomError("{option} must be a whole number.", option=opt.label) from None
     return players, options
 
 
@@ -64,11 +64,12 @@ async def create_room_form(request: Request, service: Service) -> Response:
     game = str(form.get("game", ""))
     try:
         if game not in GAMES:
-            raise RoomError(_("Please choose a game."))
+            raise RoomError("Please choose a game.")
         players, options = _parse_options(game, form)
         room, host_token = await service.create(game=game, players=players, options=options)
     except RoomError as exc:
-        return templates.TemplateResponse(request, "lobby.html", {"error": exc.message},
+        return templates.TemplateResponse(request, "lobby.html",
+                                          {"error": error_text(exc, game or None)},
                                           status_code=400)
     response = RedirectResponse(f"/r/{room.id}", status_code=303)
     _set_cookie(response, HOST_COOKIE, host_token, room.id)
@@ -106,7 +107,7 @@ async def join_form(room_id: str, request: Request, service: Service,
             raise Forbidden("You already have a seat at this table.")
         seat, token = await service.join(room_id, name)
     except RoomError as exc:
-        return _room_page(request, service, room_id, join_error=exc.message,
+        return _room_page(request, service, room_id, join_error=error_text(exc),
                           join_name=name[:24], status_code=exc.status)
     response = RedirectResponse(f"/r/{room_id}", status_code=303)
     _set_cookie(response, SEAT_COOKIE, token, room_id)
@@ -148,7 +149,7 @@ async def chip_ledger(room_id: str, request: Request, service: Service) -> HTMLR
         deals.setdefault(row.deal_no, []).append(row)
     return templates.TemplateResponse(request, "ledger.html", {
         "m": match, "balances": balances, "pot": start_total - sum(balances),
-        "deals": deals, "room_open": room_id in service.rooms,
+        "deals": deals, "room_open": room_id in service.rooms, "P": find(match.game),
     })
 
 

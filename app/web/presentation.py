@@ -24,21 +24,36 @@ from app.i18n import N_, _, ngettext
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
+RULES = ROOT / "docs" / "rules"
 
 Event = Mapping[str, Any]
 View = Mapping[str, Any]
 
 
+CARDS = "/static/cards"
+
+
 @dataclass(frozen=True)
 class Face:
-    """How one card code looks on the table (only for codes the viewer may see)."""
+    """How one card code looks on the table (only for codes the viewer may see).
+
+    The picture is a symbol of a sprite under ``static/cards/`` (drawn by
+    ``scripts/make_cards.py``); the corner ``rank``, the ``name`` written on the card
+    and the ``title`` are words of the page's language, drawn over it in HTML."""
 
     code: str
     rank: str  # big text in the corner
     suit: str  # a symbol id in static/img/suits.svg, or "" for none
     colour: str  # css class
     title: str  # readable name (tooltip and screen readers)
-    center: str = ""  # big text in the middle when there is no suit picture
+    center: str = ""  # a glyph for the suit where a card is written as text ("K♥")
+    art: str = ""  # the card's picture: "<sprite>.svg#<symbol>" under static/cards
+    name: str = ""  # a name written across the card (court cards, special cards)
+
+    @property
+    def picture(self) -> str:
+        """The URL of the card's picture ("" when it has none)."""
+        return f"{CARDS}/{self.art}" if self.art else ""
 
 
 def _no_trump(code: str, view: View) -> bool:
@@ -68,6 +83,8 @@ class Presentation:
     game: str
     #: card code -> Face (rank, suit symbol, colour class, readable title)
     face: Callable[[str], Face]
+    #: every card code of this game's deck (the rules pages draw these codes)
+    deck: frozenset[str] = frozenset()
     #: suit code -> readable suit name (``N_``-marked); unknown suits show their code
     suit_names: Mapping[str, str] = field(default_factory=dict)
     #: whether a card in the viewer's hand is a trump now (a marker on it)
@@ -85,6 +102,8 @@ class Presentation:
     host_end_note: str = ""
     #: the folder of this game's templates; None: templates/games/<game>/
     templates: Path | None = None
+    #: the reasons of chip transfers (games with a chip ledger), ``N_``-marked
+    chip_reasons: Mapping[str, str] = field(default_factory=dict)
     #: anything else this game's own templates need (as ``P.extras``)
     extras: Mapping[str, Any] = field(default_factory=dict)
     #: forms this game's templates send with ``action`` = the form's name: each
@@ -96,6 +115,12 @@ class Presentation:
     @property
     def template_dir(self) -> Path:
         return self.templates if self.templates is not None else TEMPLATES / "games" / self.game
+
+    @property
+    def rules_url(self) -> str:
+        """The page with this game's rules ("" when ``docs/rules/<game>.md`` is
+        missing, say for a game registered at run time)."""
+        return f"/rules/{self.game}" if (RULES / f"{self.game}.md").is_file() else ""
 
     def template(self, name: str) -> str:
         """The loader's name of this game's template ``name`` (e.g. "board.html")."""
@@ -117,6 +142,13 @@ class Presentation:
     def action_label(self, action: str) -> str:
         label = self.action_labels.get(action)
         return _(label) if label else action
+
+    def chip_reason(self, reason: str) -> str:
+        """A chip transfer's reason in words ("start" is every ledger's first row)."""
+        if reason == "start":
+            return _("start")
+        words = self.chip_reasons.get(reason)
+        return _(words) if words else reason
 
     def measure(self) -> str:
         return _(self.score_measure)
@@ -154,7 +186,9 @@ def shared_sentence(p: Presentation, event: Event, names: list[str]) -> str | No
     if kind == "deal":
         if "trump" in event:
             return _("Deal {no}: {dealer} deals, trump {trump}.").format(
-                no=event["deal_no"], dealer=names[event["dealer"]], trump=event["trump"])
+                no=event["deal_no"], dealer=names[event["dealer"]],
+                trump=p.suit_label(str(event["trump"])[:1]) if p.suit_names
+                else p.card_title(str(event["trump"])))
         return _("Deal {no}: {dealer} deals.").format(no=event["deal_no"],
                                                      dealer=names[event["dealer"]])
     if kind == "deal_end":

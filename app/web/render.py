@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
 from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
@@ -66,12 +67,26 @@ templates = Jinja2Templates(directory=str(TEMPLATES))
 env = templates.env
 env.loader = TemplateLoader()
 env.add_extension("jinja2.ext.i18n")
-# the active catalogue of app.i18n (null translations until the language issue)
+# the catalogue of the current language (a context variable: per request, per socket)
 env.install_gettext_callables(  # type: ignore[attr-defined]
     lambda message: i18n.gettext(message),
     lambda singular, plural, n: i18n.ngettext(singular, plural, n),
     newstyle=True,
 )
+
+
+def _translate(message: object) -> str:
+    """``{{ text|tr }}``: a string marked with ``N_`` elsewhere, translated now
+    (no ``%`` formatting, unlike ``_``)."""
+    return i18n.gettext(str(message)) if message else ""
+
+
+def _switch_next(request: Any) -> str:
+    """Where the language switch goes back to: this page (GET), else the lobby."""
+    if request is None or getattr(request, "method", "GET") != "GET":
+        return "/"
+    query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "lang"])
+    return request.url.path + ("?" + query if query else "")
 
 
 def action_label(game: str, action: str) -> str:
@@ -89,8 +104,12 @@ def _startingwith(value: str, prefix: str) -> bool:
 
 env.globals.update(GAMES=GAMES, presentation=presentation, face=face, suit_label=suit_label,
                    is_trump=is_trump, card_badge=card_badge, action_label=action_label,
-                   vals=_vals)
+                   vals=_vals, language=i18n.get_language, LANGUAGES=i18n.LANGUAGES,
+                   switch_next=_switch_next)
 env.tests["startingwith"] = _startingwith
+env.filters.update(tr=_translate, number=i18n.format_number, signed=i18n.format_signed,
+                   datetime=i18n.format_datetime, date=i18n.format_date,
+                   timedelta=i18n.format_timedelta)
 
 
 def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]:

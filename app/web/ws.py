@@ -21,10 +21,12 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.config import get_settings
+from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
+from app.web.messages import error_text
 from app.web.presentation import FormError, presentation
 from app.web.render import render_flash, render_frame
 
@@ -68,8 +70,8 @@ class Connection:
                         frame = render_frame(self.room, self.seat, self.is_host)
                     except Exception:  # keep the socket alive; the next state may draw
                         log.exception("drawing the table failed game=%s", self.room.game)
-                        frame = render_flash("The table could not be drawn; "
-                                             "reload the page if it stays like this.")
+                        frame = render_flash(_("The table could not be drawn; "
+                                               "reload the page if it stays like this."))
                 await self.ws.send_text(frame + "".join(flashes))
         except asyncio.CancelledError:
             raise
@@ -80,7 +82,7 @@ class Connection:
 
 def _parse(raw: str, limit: int) -> dict[str, Any]:
     if len(raw.encode()) > limit:
-        raise RoomError(f"That message is too large (at most {limit} bytes).")
+        raise RoomError("That message is too large (at most {limit} bytes).", limit=limit)
     try:
         data = json.loads(raw)
     except ValueError:
@@ -102,7 +104,7 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
         seat = room.seat_of(token) if token else None
         if token and seat is None and bearer_token(websocket):
             raise RoomError("This seat token does not belong to this table.")
-    except RoomError as exc:
+    except RoomError as exc:  # the close reason stays English (clients log it)
         await websocket.close(code=NOT_FOUND if exc.status == 404 else FORBIDDEN,
                               reason=exc.message[:120])
         return
@@ -120,15 +122,15 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
                 break
             raw = message.get("text")
             if raw is None:
-                conn.flash("Send text frames only.")
+                conn.flash(_("Send text frames only."))
                 continue
             try:
                 await _handle(conn, _parse(raw, limit))
             except RoomError as exc:
-                conn.flash(exc.message)
+                conn.flash(error_text(exc, room.game))
             except Exception:  # never let one odd message end the connection
                 log.exception("a table message failed")
-                conn.flash("That did not work; nothing was changed.")
+                conn.flash(_("That did not work; nothing was changed."))
     except WebSocketDisconnect:
         pass
     finally:

@@ -1,13 +1,15 @@
 // The little that htmx cannot do by itself: show whether the table's live
 // connection is up, and mark a card as sent so a double click is not repeated.
 (function () {
-  function setConn(state, title) {
+  // the words come from the page (data-open, data-closed, data-error on #conn), so
+  // they are in the page's language
+  function setConn(state, word) {
     var el = document.getElementById("conn");
-    if (el) { el.dataset.state = state; el.title = title; }
+    if (el) { el.dataset.state = state; el.title = el.dataset[word] || el.title; }
   }
-  document.addEventListener("htmx:wsOpen", function () { setConn("open", "connected"); });
-  document.addEventListener("htmx:wsClose", function () { setConn("closed", "reconnecting…"); });
-  document.addEventListener("htmx:wsError", function () { setConn("closed", "connection problem"); });
+  document.addEventListener("htmx:wsOpen", function () { setConn("open", "open"); });
+  document.addEventListener("htmx:wsClose", function () { setConn("closed", "closed"); });
+  document.addEventListener("htmx:wsError", function () { setConn("closed", "error"); });
   document.addEventListener("htmx:wsBeforeSend", function (e) {
     var elt = e.target;
     if (elt && elt.classList) { elt.classList.add("sent"); }
@@ -24,21 +26,26 @@ document.addEventListener("change", function (e) {
   var button = form.querySelector("[data-exchange]");
   button.dataset.action = "exchange:" + picked.join(",");
   var n = picked.length;
-  button.querySelector("[data-count]").textContent =
-    n === 0 ? "no cards" : n === 1 ? "1 card" : n + " cards";
+  var count = button.querySelector("[data-count]");  // its words are the page's language
+  count.textContent = n === 0 ? count.dataset.none : n === 1 ? count.dataset.one
+    : count.dataset.many.replace("{n}", String(n));
 });
 
 // Lügenbeutel: count the challenge window down. The server says how many
 // milliseconds were left when it rendered; the count runs from when it arrived.
 (function () {
+  var lang = document.documentElement.lang || undefined;
+  function seconds(ms) {  // 2.5 in English, 2,5 in German
+    return (ms / 1000).toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  }
   function tick() {
     var now = Date.now();
     document.querySelectorAll("[data-countdown-ms]").forEach(function (el) {
       if (!el.dataset.startedAt) { el.dataset.startedAt = String(now); }
       var left = parseInt(el.dataset.countdownMs, 10) - (now - parseInt(el.dataset.startedAt, 10));
       var out = el.querySelector("[data-left]");
-      if (left <= 0) { el.classList.add("closed"); if (out) { out.textContent = "0.0"; } return; }
-      if (out) { out.textContent = (left / 1000).toFixed(1); }
+      if (left <= 0) { el.classList.add("closed"); if (out) { out.textContent = seconds(0); } return; }
+      if (out) { out.textContent = seconds(left); }
     });
   }
   setInterval(tick, 100);

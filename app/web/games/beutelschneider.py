@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from app.games.beutelschneider import DECK
 from app.i18n import N_, _
-from app.web.presentation import Event, Face, Presentation, View
+from app.web.presentation import Event, Face, Presentation, View, seat_name
 
 SUITS = {"g": ("green", N_("green")), "y": ("yellow", N_("yellow")),
          "r": ("red", N_("red")), "b": ("blue", N_("blue"))}
@@ -11,28 +12,51 @@ SUITS = {"g": ("green", N_("green")), "y": ("yellow", N_("yellow")),
 POWERS = {"rX": ("✂", N_("Beutelschneider")), "bG": ("G", N_("Guard")),
           "bM": ("M", N_("Assassin")), "bA": ("A", N_("Adventurer")),
           "bC": ("C", N_("Countess")), "bF": ("F", N_("Sovereign"))}
-RANKS = {"B": N_("B"), "S": N_("S"), "W": N_("W"), "K": N_("K")}
+# the letter cards of the coloured suits (the letters are the German names' initials)
+RANKS = {"B": N_("Beggar"), "S": N_("Barmaid"), "W": N_("Landlord"), "K": N_("Merchant")}
 
 
 def face(code: str) -> Face:
     suit, rank = code[0], code[1:]
     colour, suit_name = SUITS[suit]
+    art = f"beutelschneider.svg#{code}"
     if code in POWERS:
         label, name = POWERS[code]
-        return Face(code, label, "", f"bs-{colour} bs-power", _(name))
-    rank_name = _(RANKS[rank]) if rank in RANKS else rank
-    title = _("{suit} {rank}").format(suit=_(suit_name), rank=rank_name)
-    return Face(code, rank, "", f"bs-{colour}", title, center="●")
+        return Face(code, label, "", f"bs-{colour} bs-power", _(name), art=art, name=_(name))
+    if rank in RANKS:
+        name = _(RANKS[rank])
+        title = _("{suit} {rank}").format(suit=_(suit_name), rank=name)
+        return Face(code, rank, "", f"bs-{colour}", title, center="●", art=art, name=name)
+    title = _("{suit} {rank}").format(suit=_(suit_name), rank=rank)
+    return Face(code, rank, "", f"bs-{colour}", title, center="●", art=art)
 
 
 def trump(code: str, view: View) -> bool:
     return code[0] == "b"
 
 
+def power_sentence(event: Event, names: list[str]) -> str:
+    """A power that fired in a trick, from its kind and cards (not the engine's text)."""
+    power = event.get("power")
+    who = seat_name(event, names)
+    if power == "assassin":
+        return _("{who}'s Assassin kills the Sovereign.").format(who=who)
+    if power == "guard":
+        return _("{who}'s Guard cancels the Beutelschneider.").format(who=who)
+    if power == "seduction":
+        if event.get("card") == "bC":
+            return _("{who}'s Countess seduces the Adventurer.").format(who=who)
+        return _("{who}'s Adventurer seduces the Countess.").format(who=who)
+    if power == "beutelschneider":
+        return _("The Beutelschneider costs {who} 20 points.").format(
+            who=seat_name(event, names, "target_seat"))
+    return ""
+
+
 def sentence(event: Event, names: list[str]) -> str | None:
     kind = event.get("type")
     if kind == "power":
-        return str(event.get("text", "")).capitalize() + "."
+        return power_sentence(event, names)
     if kind == "tie":
         return _("A tie for the highest total: another hand is played.")
     if kind == "deal_end":
@@ -45,6 +69,7 @@ def sentence(event: Event, names: list[str]) -> str | None:
 PRESENTATION = Presentation(
     game="beutelschneider",
     face=face,
+    deck=frozenset(DECK),
     suit_names={code: name for code, (_colour, name) in SUITS.items()},
     trump=trump,
     sentence=sentence,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.games.luegenbeutel import COPIES
 from app.i18n import N_, _
 from app.web.presentation import Event, Face, Presentation, seat_name
 
@@ -11,8 +12,12 @@ ACTIONS = {"pass": N_("Pass (draw a card)"), "end": N_("End my turn"),
 
 
 def face(code: str) -> Face:
-    title = _(NAMES[code]) if code in NAMES else _("number {n}").format(n=code)
-    return Face(code, code, "", f"lb-{code.lower()}", title)
+    if code in NAMES:
+        name = _(NAMES[code])
+        return Face(code, code, "", f"lb-{code.lower()}", name, art=f"luegenbeutel.svg#{code}",
+                    name=name)
+    return Face(code, code, "", f"lb-{code.lower()}", _("number {n}").format(n=code),
+                art=f"luegenbeutel.svg#{code}")
 
 
 def sentence(event: Event, names: list[str]) -> str | None:
@@ -56,6 +61,7 @@ def sentence(event: Event, names: list[str]) -> str | None:
 PRESENTATION = Presentation(
     game="luegenbeutel",
     face=face,
+    deck=frozenset(COPIES),
     action_labels=ACTIONS,
     sentence=sentence,
     score_measure=N_("points"),

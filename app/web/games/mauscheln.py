@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.i18n import N_, _, ngettext
+from app.games.mauscheln import BELLI, WELI
+from app.games.mauscheln import RANKS as DECK_RANKS
+from app.games.mauscheln import SUITS as DECK_SUITS
+from app.i18n import N_, _, ngettext, pgettext
 from app.web.presentation import Event, Face, FormError, Presentation, View, seat_name
 
 SUITS = {"S": ("spade", "♠", N_("spades")), "H": ("heart", "♥", N_("hearts")),
          "D": ("diamond", "♦", N_("diamonds")), "C": ("club", "♣", N_("clubs"))}
 RANKS = {"A": N_("ace"), "K": N_("king"), "Q": N_("queen"), "J": N_("jack")}
+DECK = frozenset({s + r for s in DECK_SUITS for r in DECK_RANKS} | {BELLI, WELI})
 # the house rules' cards that are always trump, with their names
 BADGES = {"D7": N_("Belli"), "D6": N_("Weli")}
 DEAL_KINDS = {
@@ -18,6 +22,9 @@ DEAL_KINDS = {
     "all_folded": N_("everybody folded: the sneaker takes the pot"),
     "cancelled": N_("called off by the host"),
 }
+CHIP_REASONS = {"stake": N_("stake into the pot"), "trick": N_("tricks won"),
+                "bete": N_("bête"), "pot": N_("takes the pot"),
+                "quartet": N_("quartet into the pot")}
 ACTIONS = {"mauschel": N_("Mauschel!"), "pass": N_("Pass"), "join": N_("Join in"),
            "fold": N_("Fold"), "knock": N_("Knock"), "no_knock": N_("Don't knock")}
 
@@ -27,7 +34,18 @@ def face(code: str) -> Face:
     symbol, glyph, suit_name = SUITS[suit]
     rank_name = _(RANKS[rank]) if rank in RANKS else rank
     title = _("{rank} of {suit}").format(rank=rank_name, suit=_(suit_name))
-    return Face(code, rank, "", f"fr-{symbol}", title, center=glyph)
+    return Face(code, corner(rank), "", f"fr-{symbol}", title, center=glyph,
+                art=f"french.svg#{code}")
+
+
+def corner(rank: str) -> str:
+    """The rank as the corner of a French card shows it (German: B, D, K for Bube,
+    Dame, König)."""
+    letters = {"A": pgettext("French card rank: ace", "A"),
+               "K": pgettext("French card rank: king", "K"),
+               "Q": pgettext("French card rank: queen", "Q"),
+               "J": pgettext("French card rank: jack", "J")}
+    return letters.get(rank, rank)
 
 
 def trump(code: str, view: View) -> bool:
@@ -72,7 +90,8 @@ def sentence(event: Event, names: list[str]) -> str | None:
         text = _("Deal {no} {kind}.").format(no=event.get("deal_no"), kind=how)
         moves = _(", ").join(
             _("{who} {amount:+d} ({reason})").format(who=names[t["seat"]], amount=t["amount"],
-                                                      reason=t["reason"])
+                                                      reason=PRESENTATION.chip_reason(
+                                                          t["reason"]))
             for t in event.get("transfers", []))
         return text + (" " + _("Chips: {moves}.").format(moves=moves) if moves else "")
     return None
@@ -97,6 +116,7 @@ def exchange_action(form: Mapping[str, Any], view: View) -> str:
 PRESENTATION = Presentation(
     game="mauscheln",
     face=face,
+    deck=DECK,
     suit_names={code: glyph for code, (_symbol, glyph, _name) in SUITS.items()},
     trump=trump,
     badge=badge,
@@ -105,4 +125,5 @@ PRESENTATION = Presentation(
     score_measure=N_("chips"),
     host_end_note=N_("The deal in progress is called off and the most chips win."),
     forms={"exchange": exchange_action},
+    chip_reasons=CHIP_REASONS,
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.games.cards import SCHAFKOPF_DECK
 from app.i18n import N_, _
 from app.web.presentation import Event, Face, Presentation, View, together
 
@@ -17,7 +18,7 @@ def face(code: str) -> Face:
     suit, rank = code[0], code[1:]
     symbol, suit_name = SUITS[suit]
     title = _("{suit}-{rank}").format(suit=_(suit_name), rank=_(RANKS[rank]))
-    return Face(code, rank, symbol, f"sk-{symbol}", title)
+    return Face(code, rank, symbol, f"sk-{symbol}", title, art=f"schafkopf.svg#{code}")
 
 
 def trump(code: str, view: View) -> bool:
@@ -38,6 +39,7 @@ def sentence(event: Event, names: list[str]) -> str | None:
 PRESENTATION = Presentation(
     game="schafkopf",
     face=face,
+    deck=frozenset(SCHAFKOPF_DECK),
     suit_names={code: name for code, (_symbol, name) in SUITS.items()},
     trump=trump,
     sentence=sentence,
