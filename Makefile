@@ -20,6 +20,9 @@ static/vendor/.built: package-lock.json
 	mkdir -p static/vendor
 	cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
 	cp node_modules/htmx-ext-ws/dist/ws.js static/vendor/ws.js
+	mkdir -p static/vendor/swagger-ui
+	cp node_modules/swagger-ui-dist/swagger-ui-bundle.js node_modules/swagger-ui-dist/swagger-ui.css \
+	   node_modules/swagger-ui-dist/LICENSE static/vendor/swagger-ui/
 	touch $@
 
 vendor: static/vendor/.built
