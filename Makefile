@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test install vendor migrate lint typecheck pytest bench clean
+.PHONY: run test install vendor migrate backup lint typecheck pytest bench clean
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,8 +31,15 @@ migrate: install
 	mkdir -p data
 	$(BIN)/alembic upgrade head
 
-run: install vendor migrate
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-max-size 65536 --ws-per-message-deflate false --proxy-headers
+run: install vendor
+	mkdir -p data
+	PATH="$(CURDIR)/$(BIN):$$PATH" HOST=$(HOST) PORT=$(PORT) sh scripts/serve.sh
+
+# a consistent copy of the database while the server runs (see README, Backups)
+OUT ?= backups/stammtisch-$(shell date +%Y%m%d-%H%M%S)
+backup: install
+	mkdir -p $(dir $(OUT))
+	$(BIN)/python -m app.backup $(OUT)
 
 lint: install
 	$(BIN)/ruff check app tests bench migrations

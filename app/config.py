@@ -14,7 +14,7 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///./data/stammtisch.db"
     # Send cookies only over HTTPS (turn on behind a TLS proxy).
     secure_cookies: bool = False
-    # Largest WebSocket frame or JSON body a client may send, in bytes.
+    # Largest WebSocket message a client may send, in bytes.
     max_message_bytes: int = 4096
     # Extra origins allowed to open table WebSockets (comma separated); the
     # server's own origin is always allowed.

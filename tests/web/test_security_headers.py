@@ -39,7 +39,7 @@ def _finished_and_open_rooms(base: str) -> tuple[str, str, str]:
 
 def test_every_page_has_the_headers_and_no_inline_script(sqlite_server: Server) -> None:
     done, playing, waiting = _finished_and_open_rooms(sqlite_server.base)
-    pages = ["/", "/history", f"/history?game=mauscheln", "/standings",
+    pages = ["/", "/history", "/history?game=mauscheln", "/standings",
              f"/history/{done}", f"/history/{done}/replay", f"/history/{done}/replay?step=2",
              f"/r/{done}/ledger", f"/r/{playing}", f"/r/{playing}/ledger", f"/r/{waiting}",
              "/r/no-such-room", "/history/no-such-match", "/docs"]
