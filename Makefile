@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test install vendor migrate lint typecheck pytest bench clean i18n i18n-extract
+.PHONY: run test install vendor migrate backup lint typecheck pytest bench clean i18n i18n-extract
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,9 @@ static/vendor/.built: package-lock.json
 	mkdir -p static/vendor
 	cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
 	cp node_modules/htmx-ext-ws/dist/ws.js static/vendor/ws.js
+	mkdir -p static/vendor/swagger-ui
+	cp node_modules/swagger-ui-dist/swagger-ui-bundle.js node_modules/swagger-ui-dist/swagger-ui.css \
+	   node_modules/swagger-ui-dist/LICENSE static/vendor/swagger-ui/
 	touch $@
 
 vendor: static/vendor/.built
@@ -51,8 +54,15 @@ migrate: install
 	mkdir -p data
 	$(BIN)/alembic upgrade head
 
-run: install vendor migrate
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-max-size 65536 --ws-per-message-deflate false --proxy-headers
+run: install vendor
+	mkdir -p data
+	PATH="$(CURDIR)/$(BIN):$$PATH" HOST=$(HOST) PORT=$(PORT) sh scripts/serve.sh
+
+# a consistent copy of the database while the server runs (see README, Backups)
+OUT ?= backups/stammtisch-$(shell date +%Y%m%d-%H%M%S)
+backup: install
+	mkdir -p $(dir $(OUT))
+	$(BIN)/python -m app.backup $(OUT)
 
 lint: install
 	$(BIN)/ruff check app tests bench migrations

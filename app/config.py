@@ -14,7 +14,7 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///./data/stammtisch.db"
     # Send cookies only over HTTPS (turn on behind a TLS proxy).
     secure_cookies: bool = False
-    # Largest WebSocket frame or JSON body a client may send, in bytes.
+    # Largest WebSocket message a client may send, in bytes.
     max_message_bytes: int = 4096
     # Extra origins allowed to open table WebSockets (comma separated); the
     # server's own origin is always allowed.
@@ -27,7 +27,30 @@ class Settings(BaseSettings):
     # A room nobody has touched for this long leaves memory (finished results stay;
     # an unfinished match there is closed).
     room_idle_minutes: float = 180.0
+    # A room whose match never started is deleted (not only closed) after this long
+    # without a seated person.
+    unstarted_room_idle_minutes: float = 30.0
     log_level: str = "info"
+
+    # ----- limits (app/web/limits.py, app/rooms/quotas.py) ---------------------------
+    # Largest HTTP request body (JSON or form), counted as it arrives, in bytes.
+    max_body_bytes: int = 65536
+    # Rooms one client (IP address; IPv6 by /64) may open, as "N/period" rules
+    # separated by ";" (periods: second, minute, hour, day).
+    rate_rooms: str = "10/minute;60/hour"
+    # Seats one client may take (joins over the API or the form).
+    rate_joins: str = "30/minute;300/hour"
+    # Open table WebSockets (and so open table tabs) per client and per room.
+    max_sockets_per_client: int = 30
+    max_sockets_per_room: int = 60
+    # Open rooms in memory on the whole server; creating more is refused.
+    max_open_rooms: int = 300
+
+    # ----- behind a reverse proxy ------------------------------------------------------
+    # Addresses whose X-Forwarded-For / X-Forwarded-Proto headers are trusted
+    # (uvicorn --forwarded-allow-ips; comma separated, "*" for any). Behind a proxy
+    # on the same host the default is right; in Docker Compose the proxy's address.
+    forwarded_allow_ips: str = "127.0.0.1"
 
 
 @lru_cache

@@ -7,7 +7,6 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -16,14 +15,17 @@ from fastapi.staticfiles import StaticFiles
 
 from app.config import get_settings
 from app.db import Database
+from app.db.retry import DatabaseUnavailable
 from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
-from app.web import api, language, pages, rules, ws
+from app.web import api, health, language, pages, rules, ws
+from app.web.limits import BodyLimit, ClientLimits
 from app.web.messages import error_text
+from app.web.render import templates
+from app.web.security import SecurityHeaders
 
 ROOT = Path(__file__).resolve().parents[1]
-MAX_BODY = 64 * 1024  # forms and JSON bodies are tiny; anything bigger is refused
 
 DESCRIPTION = """
 Stammtisch serves card tables for friends. Everything the browser does is also
@@ -56,14 +58,39 @@ def create_app(database_url: str | None = None) -> FastAPI:
             await rooms.close()
             db.close()
 
+    # /docs is served from static/vendor by app.web.health (no CDN, no inline script)
     app = FastAPI(title="Stammtisch", version="0.1.0", description=DESCRIPTION,
-                  lifespan=lifespan)
+                  lifespan=lifespan, docs_url=None, redoc_url=None,
+                  swagger_ui_oauth2_redirect_url=None)
+    app.state.limits = ClientLimits(
+        rooms=settings.rate_rooms, joins=settings.rate_joins,
+        sockets_per_client=settings.max_sockets_per_client,
+        sockets_per_room=settings.max_sockets_per_room)
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> Response:
+        headers = {}
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after:
+            headers["Retry-After"] = str(retry_after)
+        if _wants_page(request):  # a browser's form: a readable page
+            return templates.TemplateResponse(
+                request, "refused.html", {"message": error_text(exc)},
+                status_code=exc.status, headers=headers)
         # in the language the client asked for (Accept-Language, ?lang=, the cookie);
         # English for a client that names none
-        return JSONResponse({"error": error_text(exc)}, status_code=exc.status)
+        return JSONResponse({"error": error_text(exc)}, status_code=exc.status,
+                            headers=headers)
+
+    @app.exception_handler(DatabaseUnavailable)
+    async def database_away(request: Request, exc: DatabaseUnavailable) -> Response:
+        message = _("The database is not answering just now; please try again in a "
+                    "moment.")
+        if not _wants_page(request):
+            return JSONResponse({"error": message}, status_code=503,
+                                headers={"Retry-After": "5"})
+        return templates.TemplateResponse(request, "refused.html", {"message": message},
+                                          status_code=503, headers={"Retry-After": "5"})
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, exc: RequestValidationError) -> Response:
@@ -74,23 +101,11 @@ def create_app(database_url: str | None = None) -> FastAPI:
         return JSONResponse({"error": "; ".join(parts) or _("malformed request")},
                             status_code=422)
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next: Any) -> Response:
-        """Refuse oversized bodies before reading them; never cache a seat's table."""
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"error": _("The request is too large (at most {limit} "
-                                            "bytes).").format(limit=MAX_BODY)},
-                                status_code=413)
-        response: Response = await call_next(request)
-        if request.url.path.startswith(("/r/", "/api/")):
-            response.headers["Cache-Control"] = "no-store"
-        return response
+    # outermost last: every answer (a 413 too) gets the security headers
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
 
-    @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
-
+    app.include_router(health.router)
     app.include_router(api.router)
     app.include_router(language.router)
     app.include_router(rules.router)
@@ -99,6 +114,12 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.add_middleware(language.LanguageMiddleware)
     return app
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser navigating or posting a form (not the JSON API, not a script)."""
+    return (not request.url.path.startswith("/api/")
+            and "text/html" in request.headers.get("accept", ""))
 
 
 app = create_app()

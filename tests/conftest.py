@@ -84,8 +84,11 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.log_path = log_path
+        # the suite opens many rooms from one address: the limits are tested on
+        # their own (tests/web/test_limits.py), with the defaults
         self.env = {**os.environ, "DATABASE_URL": db_url, "ALLOW_SEEDED_ROOMS": "1",
-                    "BOT_DELAY_MS": "0", **(env or {})}
+                    "BOT_DELAY_MS": "0", "RATE_ROOMS": "10000/minute",
+                    "RATE_JOINS": "10000/minute", **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Server:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import delete, func, insert, inspect, select, text, update
 from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import ActionRow, DealResultRow, LedgerRow, MatchRow, SeatRow
@@ -333,3 +333,40 @@ def standings(session: Session, *, game: str) -> list[Standing]:
             if start is not None:
                 st.chips_net += final - start
     return sorted(table.values(), key=lambda s: (-s.won, -s.average, s.name.casefold()))
+
+
+# ----- limits and recovery (app/rooms/quotas.py, app/rooms/recovery.py) -------------
+def delete_unstarted(session: Session, *, match_id: str) -> bool:
+    """Remove a room whose match never started, with its seats (rows deleted, not
+    closed). A room that started meanwhile is left alone."""
+    result = session.execute(delete(MatchRow).where(
+        MatchRow.id == match_id, MatchRow.status == "waiting"))
+    return bool(getattr(result, "rowcount", 0))
+
+
+def delete_stale_unstarted(session: Session, *, idle_before: datetime) -> int:
+    """Remove every never-started room that nobody used since ``idle_before``."""
+    result = session.execute(delete(MatchRow).where(
+        MatchRow.status == "waiting", MatchRow.last_active < idle_before))
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def open_match(session: Session, *, match_id: str) -> OpenMatch | None:
+    """One room as last saved (to resume it after the database was away)."""
+    row = session.get(MatchRow, match_id, options=[selectinload(MatchRow.seats)])
+    if row is None:
+        return None
+    return OpenMatch(id=row.id, game=row.game, players=row.players,
+                     options=dict(row.options), seed=row.seed, status=row.status,
+                     host_token_hash=row.host_token_hash, version=row.version,
+                     snapshot=row.snapshot,
+                     seats=[SeatState(s.seat, s.name, s.is_bot, s.token_hash)
+                            for s in row.seats],
+                     table_options=row.table_options, room_state=row.room_state)
+
+
+def schema_revision(session: Session) -> str | None:
+    """The Alembic revision the database is at (None before the first migration)."""
+    if not inspect(session.connection()).has_table("alembic_version"):
+        return None
+    return session.execute(text("SELECT version_num FROM alembic_version")).scalar()

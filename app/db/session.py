@@ -18,6 +18,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.db.retry import SQLITE_BUSY_TIMEOUT_MS, DatabaseUnavailable, is_transient, retrying
+
 T = TypeVar("T")
 
 
@@ -36,19 +38,21 @@ def make_engine(url: str) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False,
+                                                  "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # a database that does not answer must not hang a request for ever
+    return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 10})
 
 
 class Database:
@@ -61,9 +65,20 @@ class Database:
         self._readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-read")
 
     def run_sync(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
-        """Run ``fn(session, **kwargs)`` in one transaction, on the calling thread."""
-        with self.sessions.begin() as session:
-            return fn(session, **kwargs)
+        """Run ``fn(session, **kwargs)`` in one transaction, on the calling thread.
+        A transient error (app.db.retry) runs the whole transaction again after a
+        short pause; if it persists, DatabaseUnavailable is raised."""
+        try:
+            for attempt in retrying():
+                with attempt, self.sessions.begin() as session:
+                    return fn(session, **kwargs)
+        except DatabaseUnavailable:
+            raise
+        except Exception as exc:
+            if is_transient(exc):
+                raise DatabaseUnavailable(str(exc).splitlines()[0][:200]) from exc
+            raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def run(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         """Run ``fn(session, **kwargs)`` in one transaction on the database thread."""

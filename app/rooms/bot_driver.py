@@ -9,14 +9,18 @@ import random
 
 from app.bots import choose_action, choose_optional
 from app.rooms.pipeline import ActionPipeline
+from app.rooms.presence import humans_present
 from app.rooms.room import Room
 
 log = logging.getLogger("stammtisch.rooms")
 
 
 def bots_to_act(room: Room) -> list[int]:
+    """The bot seats that may move now. Bots pause while no seated person is at the
+    table (``app.rooms.presence``), so a table nobody watches costs nothing and
+    becomes idle; a person who comes back wakes them (``BotDriver.wake``)."""
     match = room.match
-    if match is None or match.is_over or room.error:
+    if match is None or match.is_over or room.error or not humans_present(room):
         return []
     return [s for s in sorted(match.to_act())
             if (seat := room.seats[s]) is not None and seat.is_bot]

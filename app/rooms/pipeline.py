@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from app.db import Database, repo
+from app.db.retry import DatabaseUnavailable
 from app.games import GAMES, N_, IllegalAction, Match
-from app.rooms.errors import BadRequest, Illegal, NotFound, Stale
+from app.rooms.errors import BadRequest, Illegal, NotFound, Stale, Unavailable
+from app.rooms.recovery import MOVE_NOT_KEPT
 from app.rooms.room import Room
 from app.rooms.windows import ChallengeWindows
 
@@ -43,6 +46,8 @@ class ActionPipeline:
     def __init__(self, db: Database, windows: ChallengeWindows) -> None:
         self.db = db
         self.windows = windows
+        # the room waits for the database (app.rooms.recovery); set by the service
+        self.on_unavailable: Callable[[Room], None] = lambda room: None
 
     async def act(self, room: Room, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
         """A player's action made from the view of ``version``. A move that must
@@ -110,6 +115,9 @@ class ActionPipeline:
         except repo.LedgerMismatch as exc:
             log.error("room %s stopped: %s", room.id, exc)
             self._stop(room, LEDGER_BROKEN)
+        except DatabaseUnavailable:
+            self.on_unavailable(room)
+            raise Unavailable(MOVE_NOT_KEPT) from None
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -18,6 +18,7 @@ import logging
 import secrets
 import unicodedata
 from collections.abc import Awaitable
+from datetime import timedelta
 from typing import Any
 
 from app.bots import BOT_NAMES
@@ -28,9 +29,11 @@ from app.rooms.bot_driver import BotDriver
 from app.rooms.clock import Clock, MonotonicClock
 from app.rooms.errors import BadRequest, Forbidden, NotFound, Unauthorized
 from app.rooms.pipeline import ActionPipeline
+from app.rooms.quotas import RoomQuota, check_someone_plays
+from app.rooms.recovery import DatabaseRecovery
 from app.rooms.room import Room, Seat, token_hash
 from app.rooms.table_options import split_options
-from app.rooms.upkeep import idle_rooms, load_open_rooms
+from app.rooms.upkeep import load_open_rooms
 from app.rooms.windows import ChallengeWindows
 
 log = logging.getLogger("stammtisch.rooms")
@@ -44,11 +47,13 @@ SWEEP_MIN_S, SWEEP_MAX_S = 0.5, 60.0
 
 
 def clean_name(raw: Any) -> str:
-    """A display name: trimmed, 1..24 printable characters. HTML is not stripped
-    (names are always escaped when shown) but control characters are refused."""
+    """A display name: NFKC-normalised (so a fullwidth "Ａnna" becomes "Anna"),
+    trimmed, 1..24 printable characters. HTML is not stripped (names are always
+    escaped when shown) but control and formatting characters (zero-width ones
+    included) are refused. Names are compared case-folded."""
     if not isinstance(raw, str):
         raise BadRequest("Please type a name.")
-    name = " ".join(raw.split())
+    name = " ".join(unicodedata.normalize("NFKC", raw).split())
     if not name:
         raise BadRequest("Please type a name.")
     if len(name) > NAME_MAX:
@@ -56,6 +61,12 @@ def clean_name(raw: Any) -> str:
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise BadRequest("A name cannot contain control characters.")
     return name
+
+
+def same_name(a: str, b: str) -> bool:
+    """Two display names that people would take for the same one."""
+    return unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize(
+        "NFKC", b).casefold()
 
 
 def new_room_id() -> str:
@@ -75,11 +86,16 @@ class RoomService:
         settings = get_settings()
         delay = settings.bot_delay_ms if bot_delay_ms is None else bot_delay_ms
         self.idle_seconds = settings.room_idle_minutes * 60
+        self.quota = RoomQuota(max_open_rooms=settings.max_open_rooms,
+                               idle_seconds=self.idle_seconds,
+                               unstarted_idle_seconds=settings.unstarted_room_idle_minutes * 60)
         self._tasks: set[asyncio.Task[None]] = set()
         self.windows = ChallengeWindows(self._spawn)
         self.pipeline = ActionPipeline(db, self.windows)
         self.bots = BotDriver(self.pipeline, max(0, delay) / 1000)
         self.windows.attach(self.pipeline.apply_locked, self.bots.wake)
+        self.recovery = DatabaseRecovery(db, self._spawn, self._resumed)
+        self.pipeline.on_unavailable = self.recovery.wait_for_database
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
@@ -117,6 +133,7 @@ class RoomService:
             checked = cls.check_options(count, game_options)
         except ValueError as exc:
             raise BadRequest.of(exc) from None
+        self.quota.check_room_can_open(len(self.rooms))
         host_token = new_token()
         room = Room(id=new_room_id(), game=game, players=count, options=checked,
                     host_token_hash=token_hash(host_token), seed=seed, clock=self.clock,
@@ -142,7 +159,7 @@ class RoomService:
             free = room.free_seats
             if not free:
                 raise Forbidden("Every seat at this table is taken.")
-            if any(s is not None and s.name.casefold() == name.casefold() for s in room.seats):
+            if any(s is not None and same_name(s.name, name) for s in room.seats):
                 raise BadRequest("Somebody at this table already has that name.")
             token = new_token()
             seat = Seat(index=free[0], name=name, token_hash=token_hash(token), is_bot=is_bot)
@@ -183,6 +200,7 @@ class RoomService:
             if room.free_seats:
                 raise BadRequest("Waiting for {count} more player(s) before the start.",
                                  count=len(room.free_seats))
+            check_someone_plays(room)
             match = new_match(room.game, room.players, room.options, seed=room.seed)
             chips = match.chips_at_start() if GAMES[room.game].keeps_chip_ledger else None
             await self.pipeline.commit(room, match, None, "start", [], started=True,
@@ -216,7 +234,12 @@ class RoomService:
     # ----- restart and idle rooms ------------------------------------------------
     async def restore_open_rooms(self) -> int:
         """Bring back every unfinished room exactly as it was saved; restart the
-        timers and the bots."""
+        timers and the bots. Never-started rooms idle for longer than
+        ``UNSTARTED_ROOM_IDLE_MINUTES`` are deleted instead."""
+        before = repo.now() - timedelta(seconds=self.quota.unstarted_idle_seconds)
+        deleted = await self.db.run(repo.delete_stale_unstarted, idle_before=before)
+        if deleted:
+            log.info("deleted %d never-started idle rooms", deleted)
         return await load_open_rooms(self.db, self.clock, self._admit)
 
     def _admit(self, room: Room) -> None:
@@ -224,17 +247,28 @@ class RoomService:
         self.rooms[room.id] = room
         self.bots.wake(room)
 
+    def _resumed(self, room: Room) -> None:
+        """The database answers again and ``room`` was reloaded from its last save."""
+        self.windows.restored(room)
+        self.bots.wake(room)
+
     async def sweep_idle(self) -> int:
-        """Rooms nobody has used for ``ROOM_IDLE_MINUTES`` leave memory; an
-        unfinished one is closed (its finished deals stay in the history)."""
-        gone = idle_rooms(self.rooms, self.clock.now(), self.idle_seconds)
+        """Rooms with no seated person present and nothing done for
+        ``ROOM_IDLE_MINUTES`` leave memory; an unfinished one is closed (its finished
+        deals stay in the history). A room whose match never started is deleted
+        after ``UNSTARTED_ROOM_IDLE_MINUTES``. Spectators' sockets keep nothing
+        alive; they are told the table closed."""
+        gone = self.quota.idle_rooms(self.rooms, self.clock.now())
         for room in gone:
             async with room.lock:
-                if room.status != "finished":
+                if room.match is None:
+                    await self.db.run(repo.delete_unstarted, match_id=room.id)
+                elif room.status != "finished":
                     await self.db.run(repo.close_match, match_id=room.id)
                 room.closed = True
                 self.rooms.pop(room.id, None)
                 self.bots.stop(room.id)
+                room._tell()  # open sockets (spectators) learn that the table closed
         if gone:
             log.info("%d idle rooms left memory", len(gone))
         return len(gone)

@@ -1,5 +1,5 @@
-"""Restore and sweep: rooms come back at start-up exactly as they were saved, and
-rooms nobody uses leave memory."""
+"""Restore: rooms come back at start-up exactly as they were saved (which rooms are
+idle and leave memory is decided in ``app.rooms.quotas``)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,3 @@ async def load_open_rooms(db: Database, clock: Clock,
         log.info("restored %d open rooms", len(saved))
     return len(saved)
 
-
-def idle_rooms(rooms: dict[str, Room], now: float, idle_seconds: float) -> list[Room]:
-    return [r for r in rooms.values()
-            if not r.listeners and now - r.last_active > idle_seconds]

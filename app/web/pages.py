@@ -12,8 +12,10 @@ from app.db import repo
 from app.games import GAMES
 from app.i18n import _
 from app.rooms.errors import Forbidden, RoomError
+from app.rooms.table_options import TABLE_OPTIONS
 from app.web import replay
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, origin_allowed
+from app.web.limits import client_key
 from app.web.messages import error_text
 from app.web.presentation import find, presentation
 from app.web.render import table_context, templates
@@ -21,10 +23,15 @@ from app.web.render import table_context, templates
 router = APIRouter(include_in_schema=False)
 
 
-def _set_cookie(response: Response, name: str, value: str, room_id: str) -> None:
+def _set_cookie(request: Request, response: Response, name: str, value: str,
+                room_id: str) -> None:
+    """A seat's or host's secret. ``Secure`` when ``SECURE_COOKIES`` is set or the
+    request came over HTTPS (directly, or from a proxy in ``FORWARDED_ALLOW_IPS``
+    that said so with ``X-Forwarded-Proto``; uvicorn runs with ``--proxy-headers``)."""
+    secure = get_settings().secure_cookies or request.url.scheme == "https"
     response.set_cookie(
         name, value, path=f"/r/{room_id}", httponly=True, samesite="lax",
-        secure=get_settings().secure_cookies, max_age=60 * 60 * 24 * 30,
+        secure=secure, max_age=60 * 60 * 24 * 30,
     )
 
 
@@ -39,8 +46,10 @@ def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[st
         except ValueError:
             raise RoomError("Players must be a number.") from None
     options: dict[str, Any] = {}
-    for opt in info.options:
-        key = f"{game}.{opt.name}"
+    fields = [(f"{game}.{opt.name}", opt) for opt in info.options]
+    if "table.options" in form:  # the lobby's table fieldset (app.rooms.table_options)
+        fields += [(f"table.{opt.name}", opt) for opt in TABLE_OPTIONS]
+    for key, opt in fields:
         if opt.kind == "bool":
             options[opt.name] = key in form
         elif form.get(key) not in (None, ""):
@@ -49,6 +58,11 @@ def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[st
             except ValueError:
                 raise RoomError("{option} must be a whole number.", option=opt.label) from None
     return players, options
+
+
+def _retry_after(exc: RoomError) -> dict[str, str]:
+    seconds = getattr(exc, "retry_after", None)
+    return {"Retry-After": str(seconds)} if seconds else {}
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -66,13 +80,15 @@ async def create_room_form(request: Request, service: Service) -> Response:
         if game not in GAMES:
             raise RoomError("Please choose a game.")
         players, options = _parse_options(game, form)
+        request.app.state.limits.room_created(client_key(request))
         room, host_token = await service.create(game=game, players=players, options=options)
     except RoomError as exc:
         return templates.TemplateResponse(request, "lobby.html",
                                           {"error": error_text(exc, game or None)},
-                                          status_code=400)
+                                          status_code=exc.status if exc.status >= 400 else 400,
+                                          headers=_retry_after(exc))
     response = RedirectResponse(f"/r/{room.id}", status_code=303)
-    _set_cookie(response, HOST_COOKIE, host_token, room.id)
+    _set_cookie(request, response, HOST_COOKIE, host_token, room.id)
     return response
 
 
@@ -105,12 +121,15 @@ async def join_form(room_id: str, request: Request, service: Service,
         room = service.get(room_id)
         if room.seat_of(request.cookies.get(SEAT_COOKIE)) is not None:
             raise Forbidden("You already have a seat at this table.")
+        request.app.state.limits.joined(client_key(request))
         seat, token = await service.join(room_id, name)
     except RoomError as exc:
-        return _room_page(request, service, room_id, join_error=error_text(exc),
+        page = _room_page(request, service, room_id, join_error=error_text(exc),
                           join_name=name[:24], status_code=exc.status)
+        page.headers.update(_retry_after(exc))
+        return page
     response = RedirectResponse(f"/r/{room_id}", status_code=303)
-    _set_cookie(response, SEAT_COOKIE, token, room_id)
+    _set_cookie(request, response, SEAT_COOKIE, token, room_id)
     return response
 
 

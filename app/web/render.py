@@ -23,6 +23,7 @@ from markupsafe import Markup
 from app import i18n
 from app.games import GAMES
 from app.rooms.room import Room
+from app.rooms.table_options import TABLE_OPTIONS
 from app.web.cards import card_badge, face, is_trump, suit_label
 from app.web.presentation import TEMPLATES, find, presentation, presentations
 
@@ -102,10 +103,10 @@ def _startingwith(value: str, prefix: str) -> bool:
     return value.startswith(prefix)
 
 
-env.globals.update(GAMES=GAMES, presentation=presentation, face=face, suit_label=suit_label,
-                   is_trump=is_trump, card_badge=card_badge, action_label=action_label,
-                   vals=_vals, language=i18n.get_language, LANGUAGES=i18n.LANGUAGES,
-                   switch_next=_switch_next)
+env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presentation,
+                   face=face, suit_label=suit_label, is_trump=is_trump, card_badge=card_badge,
+                   action_label=action_label, vals=_vals, language=i18n.get_language,
+                   LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next)
 env.tests["startingwith"] = _startingwith
 env.filters.update(tr=_translate, number=i18n.format_number, signed=i18n.format_signed,
                    datetime=i18n.format_datetime, date=i18n.format_date,

@@ -21,11 +21,13 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.config import get_settings
+from app.db.retry import DatabaseUnavailable
 from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
+from app.web.limits import TooMany, client_key, json_too_deep
 from app.web.messages import error_text
 from app.web.presentation import FormError, presentation
 from app.web.render import render_flash, render_frame
@@ -37,6 +39,14 @@ log = logging.getLogger("stammtisch.ws")
 POLICY = 1008
 NOT_FOUND = 4404
 FORBIDDEN = 4403
+GONE = 4410  # the table closed (idle); htmx does not reconnect on 4xxx codes
+MAX_DEPTH = 8  # our frames are flat objects; a form adds one level
+
+
+def is_disconnect(error: BaseException) -> bool:
+    """The client went away (closed tab, lost network): expected, not a fault."""
+    return isinstance(error, WebSocketDisconnect | OSError) or any(
+        k.__name__ in ("ConnectionClosed", "ClientDisconnected") for k in type(error).__mro__)
 
 
 class Connection:
@@ -65,6 +75,12 @@ class Connection:
                 await self.dirty.wait()
                 self.dirty.clear()
                 flashes, self.flashes = self.flashes, []
+                if self.room.closed:  # idle sweep: say so and end the socket
+                    await self.ws.send_text(render_flash(_(
+                        "This table was closed because nobody played at it; "
+                        "reload the page.")))
+                    await self.ws.close(code=GONE, reason="table closed")
+                    return
                 async with self.room.lock:  # render only state that is already durable
                     try:
                         frame = render_frame(self.room, self.seat, self.is_host)
@@ -75,14 +91,18 @@ class Connection:
                 await self.ws.send_text(frame + "".join(flashes))
         except asyncio.CancelledError:
             raise
-        except Exception:
-            if not self.closed:
+        except Exception as exc:
+            if self.closed or is_disconnect(exc):
+                log.debug("table socket went away while sending: %r", exc)
+            else:
                 log.exception("sending a table frame failed")
 
 
 def _parse(raw: str, limit: int) -> dict[str, Any]:
     if len(raw.encode()) > limit:
         raise RoomError("That message is too large (at most {limit} bytes).", limit=limit)
+    if json_too_deep(raw, MAX_DEPTH):  # before json.loads, whose recursion it would try
+        raise RoomError("That message was not understood.")
     try:
         data = json.loads(raw)
     except ValueError:
@@ -108,10 +128,29 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
         await websocket.close(code=NOT_FOUND if exc.status == 404 else FORBIDDEN,
                               reason=exc.message[:120])
         return
+    limits = websocket.app.state.limits
+    client = client_key(websocket)
+    try:
+        limits.open_socket(client, room.id)
+    except TooMany as exc:  # the page shows why; 1008 is not reconnected by htmx
+        await websocket.accept()
+        with contextlib.suppress(Exception):
+            await websocket.send_text(render_flash(exc.message))
+            await websocket.close(code=POLICY, reason="too many connections")
+        return
+    try:
+        await _serve(websocket, service, room, seat)
+    finally:
+        limits.close_socket(client, room.id)
+
+
+async def _serve(websocket: WebSocket, service: RoomService, room: Room,
+                 seat: int | None) -> None:
     await websocket.accept()
     conn = Connection(websocket, service, room, seat, websocket.cookies.get(HOST_COOKIE))
     room.listeners.add(conn.notify)
     room.arrive(seat)
+    service.bots.wake(room)  # a person at the table again: paused bots carry on
     conn.dirty.set()  # the first frame: the table as it is now
     sender = asyncio.create_task(conn.sender())
     limit = get_settings().max_message_bytes
@@ -128,11 +167,16 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
                 await _handle(conn, _parse(raw, limit))
             except RoomError as exc:
                 conn.flash(error_text(exc, room.game))
+            except DatabaseUnavailable:
+                conn.flash(_("The database is not answering just now; nothing was "
+                             "changed. Please try again in a moment."))
             except Exception:  # never let one odd message end the connection
                 log.exception("a table message failed")
                 conn.flash(_("That did not work; nothing was changed."))
-    except WebSocketDisconnect:
-        pass
+    except Exception as exc:
+        if not is_disconnect(exc):
+            raise
+        log.debug("table socket went away: %r", exc)
     finally:
         conn.closed = True
         room.listeners.discard(conn.notify)

@@ -65,3 +65,9 @@ document.addEventListener("change", function (e) {
     });
   });
 })();
+
+// The room link selects itself when clicked, so it can be copied at once.
+document.addEventListener("click", function (e) {
+  var el = e.target;
+  if (el && el.matches && el.matches("[data-select-on-click]")) { el.select(); }
+});

@@ -6,6 +6,17 @@ import time
 from typing import Any
 
 
+def wait_until(page: Any, expression: str, timeout: float = 30_000) -> None:
+    """Wait until ``expression`` is true in the page. Playwright's wait_for_function
+    polls by ``eval`` inside the page, which the site's CSP forbids; this asks
+    from outside (page.evaluate is not subject to the page's CSP)."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(30)
+
+
 def version(page: Any) -> int:
     return int(page.get_attribute("#version", "data-version"))
 
@@ -25,7 +36,7 @@ def join(page: Any, url: str, name: str) -> None:
     page.fill('input[name="name"]', name)
     page.click("form.join button[type=submit]")
     page.wait_for_selector(".plate.me")
-    page.wait_for_function("document.getElementById('conn').dataset.state === 'open'")
+    wait_until(page, "document.getElementById('conn').dataset.state === 'open'")
 
 
 def clickable_actions(page: Any) -> list[str]:

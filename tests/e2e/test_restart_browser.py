@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Server
-from tests.e2e.table import click_one, join, version
+from tests.e2e.table import click_one, join, version, wait_until
 from tests.web.apiclient import Table
 
 
@@ -29,9 +29,9 @@ def test_the_browser_reconnects_after_a_restart_and_plays_on(
     seen = version(page)
     hand = page.inner_text("#hand")
     sqlite_server.kill(sig)
-    page.wait_for_function("document.getElementById('conn').dataset.state === 'closed'")
+    wait_until(page, "document.getElementById('conn').dataset.state === 'closed'")
     sqlite_server.start()
-    page.wait_for_function("document.getElementById('conn').dataset.state === 'open'",
+    wait_until(page, "document.getElementById('conn').dataset.state === 'open'",
                            timeout=30_000)
     assert version(page) == seen
     assert page.inner_text("#hand") == hand
@@ -42,5 +42,5 @@ def test_the_browser_reconnects_after_a_restart_and_plays_on(
     assert st["legal"]
     r = table.act(table.tokens[0], st["legal"][0], st["version"])
     assert r.status_code == 200
-    page.wait_for_function(f"document.getElementById('version').dataset.version > {seen}")
+    wait_until(page, f"document.getElementById('version').dataset.version > {seen}")
     context.close()

@@ -118,19 +118,30 @@ def test_chip_balances_after_a_kill_equal_the_ledger(server: Server) -> None:
 
 
 def test_an_idle_room_leaves_memory_and_its_link_says_so(db_url: str, tmp_path) -> None:  # noqa: ANN001
-    srv = Server(db_url, tmp_path / "idle.log", env={"ROOM_IDLE_MINUTES": "0.01"}).start()
+    """A started room nobody is at is closed; one that never started is deleted."""
+    srv = Server(db_url, tmp_path / "idle.log", env={
+        "ROOM_IDLE_MINUTES": "0.01", "UNSTARTED_ROOM_IDLE_MINUTES": "0.01"}).start()
     try:
-        table = Table(srv.base, "schafkopf")
+        waiting = Table(srv.base, "schafkopf", options={"away_seconds": 10})
+        waiting.join("Anna")
+        table = Table(srv.base, "schafkopf", options={"away_seconds": 10})
         table.join("Anna")
-        deadline = time.monotonic() + 15
-        while table.http.get(f"/api/rooms/{table.room}/view").status_code == 200:
-            assert time.monotonic() < deadline, "the idle room stayed"
-            time.sleep(0.2)
+        for _ in range(3):
+            assert table.http.post(f"/api/rooms/{table.room}/bots", headers={
+                "Authorization": f"Bearer {table.host_token}"}).status_code == 200
+        assert table.start().status_code == 200
+        deadline = time.monotonic() + 30
+        for t in (waiting, table):  # Anna's API calls keep both for away_seconds
+            while t.http.get(f"/api/rooms/{t.room}/view").status_code == 200:
+                assert time.monotonic() < deadline, "the idle room stayed"
+                time.sleep(0.2)
         page = table.http.get(f"/r/{table.room}")
         assert page.status_code == 404 and "This table is closed" in page.text
         db = Database(srv.db_url)
         try:
             assert db.run_sync(repo.match_status, match_id=table.room) == "closed"
+            assert db.run_sync(repo.match_status, match_id=waiting.room) is None, \
+                "a room that never started is deleted, not kept as closed"
         finally:
             db.close()
         # a closed room does not come back after a restart

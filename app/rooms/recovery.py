@@ -1,0 +1,79 @@
+"""When the database stops answering, a table waits and then resumes by itself.
+
+A step whose write failed with a transient error even after the retries of
+``app.db.retry`` was not kept, and it was not shown (the pipeline swaps the new
+match in only after the write). The room then shows a notice on every seat's page
+("Reconnecting to the database…"), refuses moves meanwhile, and this part asks the
+database again with growing pauses (on the room's clock). As soon as it answers, the
+room is reloaded from its last saved snapshot and version (whatever the database
+holds is the truth, also when the lost answer was to a write that did arrive), the
+notice goes away and the bots carry on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from app.db import Database, repo
+from app.games import restore
+from app.i18n import N_
+from app.rooms.room import Room
+
+log = logging.getLogger("stammtisch.rooms")
+
+RECONNECTING = N_("Reconnecting to the database… The table waits where it was and "
+                  "carries on by itself as soon as the database answers.")
+MOVE_NOT_KEPT = N_("The database is not answering, so your move was not kept. "
+                   "The table carries on by itself as soon as it answers again.")
+FIRST_PAUSE_S, MAX_PAUSE_S = 0.5, 15.0
+
+
+class DatabaseRecovery:
+    def __init__(self, db: Database, spawn: Callable[[Awaitable[None]], None],
+                 resumed: Callable[[Room], None]) -> None:
+        self.db = db
+        self._spawn = spawn
+        self._resumed = resumed
+        self.waiting: set[str] = set()
+
+    def is_waiting(self, room: Room) -> bool:
+        return room.id in self.waiting
+
+    def wait_for_database(self, room: Room) -> None:
+        """The caller holds ``room.lock``: mark the room as waiting, tell every seat,
+        and start asking the database again (once per room)."""
+        room.error = RECONNECTING
+        room._tell()  # not game state: the version stays, no move becomes stale
+        if room.id in self.waiting:
+            return
+        self.waiting.add(room.id)
+        log.warning("room %s waits for the database", room.id)
+        self._spawn(self._resume(room))
+
+    async def _resume(self, room: Room) -> None:
+        pause = FIRST_PAUSE_S
+        try:
+            while not room.closed:
+                await room.clock.sleep(pause)
+                try:
+                    saved = await self.db.run(repo.open_match, match_id=room.id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # still away: ask again later
+                    log.debug("database still away for room %s: %s", room.id, exc)
+                    pause = min(MAX_PAUSE_S, pause * 2)
+                    continue
+                async with room.lock:
+                    if saved is not None:
+                        room.match = restore(saved.snapshot) if saved.snapshot else None
+                        room.version = saved.version
+                    room.error = None
+                    room.touch()
+                    room._tell()
+                log.info("room %s resumed at version %d", room.id, room.version)
+                self._resumed(room)
+                return
+        finally:
+            self.waiting.discard(room.id)

@@ -1,0 +1,216 @@
+"""A database hiccup does not stop a table for good: short ones are retried
+unseen; a longer one (a lock held past the busy timeout, a lost connection) makes
+the table wait with a notice on every seat's page and resume by itself from its
+last saved step when the database answers again. Nothing unsaved is ever shown."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+import app.db.session as db_session
+from app.db import Database, repo
+from app.db.retry import DatabaseUnavailable, is_transient
+from app.rooms.clock import ManualClock
+from app.rooms.errors import Illegal, Unavailable
+from app.rooms.service import RoomService
+from app.web.render import render_frame
+from tests.conftest import migrate
+from tests.rooms.test_quotas_and_presence import tick
+from tests.rooms.test_service_durability import run
+
+T = TypeVar("T")
+NOTICE = "Reconnecting to the database"
+
+
+class FlakyDatabase(Database):
+    """A real SQLite database whose transactions fail ``failures`` more times with
+    SQLite's "database is locked" (as when another process holds the lock past the
+    busy timeout), then work again."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.failures = 0
+        self.calls = 0
+
+    def run_sync(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        def flaky(session: Any, **kw: Any) -> T:
+            self.calls += 1
+            if self.failures > 0:
+                self.failures -= 1
+                raise OperationalError("UPDATE matches ...", {},
+                                       sqlite3.OperationalError("database is locked"))
+            return fn(session, **kw)
+        return super().run_sync(flaky, **kwargs)
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RoomService:
+    monkeypatch.setattr("app.db.retry.FIRST_WAIT_S", 0.001)
+    monkeypatch.setattr("app.db.retry.MAX_WAIT_S", 0.005)
+    url = f"sqlite:///{tmp_path / 'flaky.db'}"
+    migrate(url)
+    return RoomService(FlakyDatabase(url), bot_delay_ms=10, clock=ManualClock(start=0.0))
+
+
+async def _table(service: RoomService) -> tuple[str, str]:
+    room, host = await service.create(game="schafkopf", options={"dealer": 3}, seed=2)
+    for name in ("Anna", "Bert", "Cilli", "Done"):
+        await service.join(room.id, name)
+    await service.start(room.id, host)
+    return room.id, host
+
+
+def test_a_short_hiccup_is_retried_unseen(service: RoomService) -> None:
+    async def scenario() -> None:
+        room_id, _ = await _table(service)
+        room = service.get(room_id)
+        db = service.db
+        assert isinstance(db, FlakyDatabase)
+        db.failures = 2  # fewer than the attempts
+        legal = room.state(0)["legal"]
+        await service.act(room_id, 0, legal[0], room.version)
+        assert room.error is None and db.failures == 0
+        saved = await db.read(repo.open_match, match_id=room_id)
+        assert saved is not None and saved.version == room.version
+        db.close()
+
+    run(scenario())
+
+
+def test_a_long_outage_shows_a_notice_then_the_table_resumes_by_itself(
+        service: RoomService) -> None:
+    async def scenario() -> None:
+        clock = service.clock
+        assert isinstance(clock, ManualClock)
+        room_id, _ = await _table(service)
+        room = service.get(room_id)
+        db = service.db
+        assert isinstance(db, FlakyDatabase)
+        before = {seat: room.state(seat) for seat in range(4)}
+        db.failures = 10**6  # down until further notice
+        legal = room.state(0)["legal"]
+        with pytest.raises(Unavailable) as refused:
+            await service.act(room_id, 0, legal[0], room.version)
+        assert refused.value.status == 503
+        assert "not kept" in refused.value.message
+        # nothing unsaved is shown; every seat's page says what is happening
+        for seat in range(4):
+            assert room.state(seat) == before[seat]
+            assert NOTICE in render_frame(room, seat, False)
+        assert NOTICE in render_frame(room, None, False)
+        with pytest.raises(Illegal) as waiting:  # moves wait meanwhile
+            await service.act(room_id, 0, legal[0], room.version)
+        assert NOTICE in waiting.value.message
+        calls = db.calls
+        await tick(clock, 5, 2.0)
+        assert db.calls > calls, "the room keeps asking the database"
+        assert room.error is not None
+        db.failures = 0  # the database answers again
+        await tick(clock, 10, 5.0)
+        assert room.error is None, "the table resumed by itself"
+        assert NOTICE not in render_frame(room, 0, False)
+        assert room.state(1) == before[1]
+        saved = await db.read(repo.open_match, match_id=room_id)
+        assert saved is not None and saved.version == room.version
+        await service.act(room_id, 0, legal[0], room.version)
+        assert room.state(1)["view"]["trick"] == [{"seat": 0, "card": legal[0][5:]}]
+        db.close()
+
+    run(scenario())
+
+
+def test_a_table_resumes_from_what_was_saved_when_the_answer_was_lost(
+        tmp_path: Path) -> None:
+    """The write arrived but its answer did not: the room reloads the saved step."""
+    url = f"sqlite:///{tmp_path / 'lost.db'}"
+    migrate(url)
+
+    class LostAnswer(Database):
+        lose = False
+
+        async def run(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+            result = await super().run(fn, **kwargs)
+            if fn is repo.record_step and self.lose:
+                self.lose = False
+                raise DatabaseUnavailable("server closed the connection unexpectedly")
+            return result
+
+    async def scenario() -> None:
+        clock = ManualClock(start=0.0)
+        service = RoomService(LostAnswer(url), bot_delay_ms=10, clock=clock)
+        room_id, _ = await _table(service)
+        room = service.get(room_id)
+        db = service.db
+        assert isinstance(db, LostAnswer)
+        db.lose = True
+        legal = room.state(0)["legal"]
+        version = room.version
+        with pytest.raises(Unavailable):
+            await service.act(room_id, 0, legal[0], version)
+        assert room.version == version and room.state(1)["view"]["trick"] == []
+        await tick(clock, 5, 2.0)
+        assert room.error is None
+        assert room.version == version + 1, "the step that did arrive is on the table"
+        assert room.state(1)["view"]["trick"] == [{"seat": 0, "card": legal[0][5:]}]
+        db.close()
+
+    run(scenario())
+
+
+def test_a_real_sqlite_lock_held_too_long_is_survived(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holds the write lock past the busy timeout, then lets go."""
+    monkeypatch.setattr(db_session, "SQLITE_BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr("app.db.retry.FIRST_WAIT_S", 0.001)
+    monkeypatch.setattr("app.db.retry.MAX_WAIT_S", 0.005)
+    path = tmp_path / "locked.db"
+    migrate(f"sqlite:///{path}")
+
+    async def scenario() -> None:
+        clock = ManualClock(start=0.0)
+        service = RoomService(Database(f"sqlite:///{path}"), bot_delay_ms=10, clock=clock)
+        room_id, _ = await _table(service)
+        room = service.get(room_id)
+        other = sqlite3.connect(path, timeout=0, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # the lock another program holds
+        legal = room.state(0)["legal"]
+        with pytest.raises(Unavailable):
+            await service.act(room_id, 0, legal[0], room.version)
+        assert NOTICE in render_frame(room, 2, False)
+        other.execute("ROLLBACK")
+        other.close()
+        await tick(clock, 5, 2.0)
+        assert room.error is None
+        await service.act(room_id, 0, legal[0], room.version)
+        service.db.close()
+
+    run(scenario())
+
+
+class _Orig(Exception):
+    def __init__(self, sqlstate: str) -> None:
+        super().__init__(sqlstate)
+        self.sqlstate = sqlstate
+
+
+@pytest.mark.parametrize(("sqlstate", "transient"), [
+    ("40001", True), ("40P01", True), ("08006", True), ("57P01", True),
+    ("23505", False), ("42P01", False)])
+def test_postgresql_errors_are_classified_by_sqlstate(sqlstate: str, transient: bool) -> None:
+    assert is_transient(OperationalError("stmt", {}, _Orig(sqlstate))) is transient
+
+
+def test_what_is_not_transient() -> None:
+    assert not is_transient(IntegrityError("stmt", {}, sqlite3.IntegrityError("UNIQUE")))
+    assert not is_transient(ValueError("x"))
+    locked = sqlite3.OperationalError("database is locked")
+    assert is_transient(OperationalError("stmt", {}, locked))
+    lost = OperationalError("stmt", {}, Exception("gone"), connection_invalidated=True)
+    assert is_transient(lost)
+
