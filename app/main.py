@@ -18,7 +18,7 @@ from app.config import get_settings
 from app.db import Database
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
-from app.web import api, pages, ws
+from app.web import api, pages, share, table_api, ws
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_BODY = 64 * 1024  # forms and JSON bodies are tiny; anything bigger is refused
@@ -87,7 +87,9 @@ def create_app(database_url: str | None = None) -> FastAPI:
         return {"status": "ok"}
 
     app.include_router(api.router)
+    app.include_router(table_api.router)
     app.include_router(pages.router)
+    app.include_router(share.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return app

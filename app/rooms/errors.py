@@ -35,3 +35,9 @@ class Stale(RoomError):
 
 class Illegal(RoomError):
     status = 422
+
+
+class TooMany(RoomError):
+    """Too many requests in a short time (the chat's rate limit)."""
+
+    status = 429

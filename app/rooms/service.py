@@ -6,7 +6,9 @@ open rooms and composes the parts that do the work:
 - :mod:`app.rooms.pipeline`: check, apply on a copy, write, then show;
 - :mod:`app.rooms.windows`: challenge windows and the silent accept;
 - :mod:`app.rooms.bot_driver`: bots move when it is their turn;
-- :mod:`app.rooms.upkeep`: restore at start-up, idle rooms leave memory.
+- :mod:`app.rooms.upkeep`: restore at start-up, idle rooms leave memory;
+- :mod:`app.rooms.chat`: the table's chat and reactions (never the match);
+- :mod:`app.rooms.rematch`: play again with the same people.
 
 Seating and the host's commands (create, join, add a bot, start, end) are here.
 """
@@ -25,9 +27,11 @@ from app.config import get_settings
 from app.db import Database, repo
 from app.games import GAMES, IllegalAction, new_match
 from app.rooms.bot_driver import BotDriver
+from app.rooms.chat import TableChat
 from app.rooms.clock import Clock, MonotonicClock
 from app.rooms.errors import BadRequest, Forbidden, NotFound, Unauthorized
 from app.rooms.pipeline import ActionPipeline
+from app.rooms.rematch import open_rematch
 from app.rooms.room import Room, Seat, token_hash
 from app.rooms.table_options import split_options
 from app.rooms.upkeep import idle_rooms, load_open_rooms
@@ -76,6 +80,7 @@ class RoomService:
         self.pipeline = ActionPipeline(db, self.windows)
         self.bots = BotDriver(self.pipeline, max(0, delay) / 1000)
         self.windows.attach(self.pipeline.apply_locked, self.bots.wake)
+        self.chat = TableChat(db)
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
@@ -200,6 +205,12 @@ class RoomService:
                 raise BadRequest(str(exc)) from None
             await self.pipeline.commit(room, work, None, "end_game", events)
 
+    async def rematch(self, room_id: str, host_token: str | None,
+                      options: dict[str, Any] | None = None) -> tuple[Room, bool]:
+        """The host of a finished match plays again with the same people and seats
+        (see :mod:`app.rooms.rematch`): ``(new room, opened just now)``."""
+        return await open_rematch(self, room_id, host_token, options)
+
     # ----- play ----------------------------------------------------------------
     async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
         room = self.get(room_id)
@@ -229,6 +240,7 @@ class RoomService:
                 room.closed = True
                 self.rooms.pop(room.id, None)
                 self.bots.stop(room.id)
+                self.chat.forget(room.id)
         if gone:
             log.info("%d idle rooms left memory", len(gone))
         return len(gone)
