@@ -23,6 +23,7 @@ COLOURS = ("#2f6fb0", "#b0452f", "#2e7d32", "#8a5a00", "#7b3fa0", "#00838f", "#c
            "#455a64")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "4 4", "1 2", "10 4", "3 3 1 3")
 MAX_X_LABELS = 12
+SAME_SHIFT = 3  # how far a line equal to an earlier one is drawn below it
 
 
 def nice_step(span: float, ticks: int = 4) -> int:
@@ -62,8 +63,8 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
     def x(i: int) -> float:
         return LEFT + (plot_w / 2 if len(deals) == 1 else plot_w * i / (len(deals) - 1))
 
-    def y(v: float) -> float:
-        return TOP + plot_h * (hi - v) / (hi - lo)
+    def y(v: float, shift: float = 0) -> float:
+        return TOP + plot_h * (hi - v) / (hi - lo) + shift
 
     title = _("%(measure)s after each deal") % {"measure": measure.capitalize()}
     desc = "; ".join(
@@ -91,14 +92,16 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
     every = max(1, math.ceil(len(deals) / MAX_X_LABELS))
     for i, (no, _scores) in enumerate(deals):
         if i % every == 0 or i == len(deals) - 1:
-            out.append(f'<text x="{_fmt(x(i))}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle"'
+            out.append(f'<text x="{_fmt(x(i))}" y="{HEIGHT - BOTTOM + 18}" text-anchor="middle"'
                        f' font-size="11" fill="#6b6b66">{no}</text>')
-    out.append(f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 2}" text-anchor="end" font-size="10"'
-               f' fill="#6b6b66">{escape(_("deal"))}</text>')
     out.append("</g>")
+    series = [[scores[p] for _no, scores in deals] for p in range(players)]
     for p in range(players):
         colour, dash = COLOURS[p % len(COLOURS)], DASHES[p % len(DASHES)]
-        points = " ".join(f"{_fmt(x(i))},{_fmt(y(scores[p]))}"
+        # partners with the same score all evening would hide each other: a line
+        # equal to earlier ones is drawn a little lower (its numbers stay exact)
+        shift = SAME_SHIFT * sum(series[q] == series[p] for q in range(p))
+        points = " ".join(f"{_fmt(x(i))},{_fmt(y(scores[p], shift))}"
                           for i, (_no, scores) in enumerate(deals))
         out.append(f'<g class="series" data-seat="{p}">')
         if len(deals) > 1:
@@ -108,7 +111,8 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
         for i, (no, scores) in enumerate(deals):
             tip = _("{name} after deal {no}: {value} {measure}").format(
                 name=labels[p], no=no, value=scores[p], measure=measure)
-            out.append(f'<circle class="pt" cx="{_fmt(x(i))}" cy="{_fmt(y(scores[p]))}" r="3.5"'
+            out.append(f'<circle class="pt" cx="{_fmt(x(i))}" cy="{_fmt(y(scores[p], shift))}"'
+                       ' r="3.5"'
                        f' fill="{colour}"><title>{escape(tip)}</title></circle>')
         out.append("</g>")
     out.append("</svg>")
@@ -122,13 +126,13 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
                    f'<strong>{deals[-1][1][p]}</strong></li>')
     out.append("</ul></figcaption>")
     if table:
-        out.append(f'<table class="sr"><caption>{escape(title)}</caption><thead><tr>'
+        out.append(f'<div class="sr"><table><caption>{escape(title)}</caption><thead><tr>'
                    f'<th>{escape(_("Deal"))}</th>')
         out.extend(f"<th>{escape(name)}</th>" for name in labels)
         out.append("</tr></thead><tbody>")
         for no, scores in deals:
             out.append(f"<tr><td>{no}</td>" + "".join(f"<td>{v}</td>" for v in scores)
                        + "</tr>")
-        out.append("</tbody></table>")
+        out.append("</tbody></table></div>")
     out.append("</figure>")
     return Markup("".join(out))

@@ -42,6 +42,21 @@
     }
   });
 
+  // The QR code opens by itself on the waiting table; once the match runs it folds
+  // away (still one click away), unless the reader opened or closed it by hand.
+  document.addEventListener("click", function (e) {
+    var summary = e.target && e.target.closest && e.target.closest("details.qr > summary");
+    if (summary) { delete summary.parentNode.dataset.auto; }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var qr = document.querySelector("details.qr[data-auto]");
+    var version = document.getElementById("version");
+    if (qr && version && version.dataset.status && version.dataset.status !== "waiting") {
+      delete qr.dataset.auto;
+      qr.open = false;
+    }
+  });
+
   // A rematch started: the server pushes an element with data-goto; go there.
   var going = false;
   function follow() {
