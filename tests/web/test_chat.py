@@ -77,6 +77,8 @@ def test_api_chat_round_trip_with_exact_shape(sqlite_server: Server) -> None:
         (1, "Bert", "Servus beinand!"), (2, "Cilli", "🍺")]
     assert messages[0]["at"] <= messages[1]["at"]
     assert _messages(table, table.tokens[0]) == messages
+    # what people say at the table is theirs: it is never written to the server log
+    assert "beinand" not in sqlite_server.log_path.read_text()
 
 
 def test_bad_chat_input_is_refused_clearly_and_stores_nothing(sqlite_server: Server) -> None:
