@@ -25,6 +25,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.config import get_settings
+from app.i18n import _
 from app.rooms.chat import ChatEvent
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
@@ -203,7 +204,7 @@ async def _handle(conn: Connection, data: dict[str, Any]) -> None:
         return
     if cmd == "rematch":
         if not conn.is_host:
-            raise RoomError("Only the host can start a rematch.")
+            raise RoomError(_("Only the host can start a rematch."))
         await service.rematch(room.id, conn.host_token, rematch_changes(room.game, data))
         return
     if cmd in HOST_COMMANDS:
