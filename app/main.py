@@ -19,7 +19,7 @@ from app.db.retry import DatabaseUnavailable
 from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
-from app.web import api, health, language, pages, rules, ws
+from app.web import api, health, language, pages, rules, share, table_api, ws
 from app.web.limits import BodyLimit, ClientLimits
 from app.web.messages import error_text
 from app.web.render import templates
@@ -109,7 +109,9 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(language.router)
     app.include_router(rules.router)
+    app.include_router(table_api.router)
     app.include_router(pages.router)
+    app.include_router(share.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.add_middleware(language.LanguageMiddleware)

@@ -4,14 +4,14 @@ session first and keyword-only arguments; routes and rooms never write SQL."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, inspect, select, text, update
 from sqlalchemy.orm import Session, selectinload
 
-from app.db.models import ActionRow, DealResultRow, LedgerRow, MatchRow, SeatRow
+from app.db.models import ActionRow, ChatRow, DealResultRow, LedgerRow, MatchRow, SeatRow
 
 
 def token_hash(token: str) -> str:
@@ -50,6 +50,8 @@ class MatchInfo:
     winners: list[int] | None
     seats: list[SeatInfo]
     deals: list[DealInfo]
+    prev_match_id: str | None = None
+    next_match_id: str | None = None
 
 
 def _info(row: MatchRow, with_deals: bool) -> MatchInfo:
@@ -60,6 +62,7 @@ def _info(row: MatchRow, with_deals: bool) -> MatchInfo:
         seats=[SeatInfo(s.seat, s.name, s.is_bot) for s in row.seats],
         deals=[DealInfo(d.deal_no, d.result, d.scores_after) for d in row.deals]
         if with_deals else [],
+        prev_match_id=row.prev_match_id, next_match_id=row.next_match_id,
     )
 
 
@@ -255,19 +258,24 @@ class OpenMatch:
     seats: list[SeatState]
     table_options: dict[str, Any] | None = None
     room_state: dict[str, Any] | None = None
+    # (deal_no, scores after it) of every finished deal: the table's score chart
+    deal_scores: list[tuple[int, list[int]]] = field(default_factory=list)
+    prev_match_id: str | None = None
 
 
 def open_matches(session: Session) -> list[OpenMatch]:
     rows = session.scalars(
         select(MatchRow).where(MatchRow.status.in_(("waiting", "playing")))
-        .options(selectinload(MatchRow.seats))
+        .options(selectinload(MatchRow.seats), selectinload(MatchRow.deals))
     )
     return [
         OpenMatch(id=r.id, game=r.game, players=r.players, options=dict(r.options),
                   seed=r.seed, status=r.status, host_token_hash=r.host_token_hash,
                   version=r.version, snapshot=r.snapshot,
                   seats=[SeatState(s.seat, s.name, s.is_bot, s.token_hash) for s in r.seats],
-                  table_options=r.table_options, room_state=r.room_state)
+                  table_options=r.table_options, room_state=r.room_state,
+                  deal_scores=[(d.deal_no, list(d.scores_after)) for d in r.deals],
+                  prev_match_id=r.prev_match_id)
         for r in rows
     ]
 
@@ -308,6 +316,7 @@ def action_log(session: Session, *, match_id: str) -> list[LoggedAction]:
 @dataclass
 class Standing:
     name: str
+    is_bot: bool = False
     played: int = 0
     won: int = 0
     points: int = 0
@@ -319,20 +328,22 @@ class Standing:
 
 
 def standings(session: Session, *, game: str) -> list[Standing]:
-    """Per player name (bots included): matches played and won, average final
-    score, and for chips games the net chips won or lost."""
-    table: dict[str, Standing] = {}
+    """Per player name: matches played and won, average final score, and for chips
+    games the net chips won or lost. Bots are kept apart from people (``is_bot``;
+    a person called like a bot is still a person); people come first."""
+    table: dict[tuple[bool, str], Standing] = {}
     for m in finished_matches(session, game=game, limit=100_000):
         start = int(m.options.get("chips", 0)) if "chips" in m.options else None
         for seat in m.seats:
-            st = table.setdefault(seat.name, Standing(seat.name))
+            st = table.setdefault((seat.is_bot, seat.name), Standing(seat.name, seat.is_bot))
             st.played += 1
             st.won += int(seat.seat in (m.winners or []))
             final = (m.final_scores or [0] * m.players)[seat.seat]
             st.points += final
             if start is not None:
                 st.chips_net += final - start
-    return sorted(table.values(), key=lambda s: (-s.won, -s.average, s.name.casefold()))
+    return sorted(table.values(),
+                  key=lambda s: (s.is_bot, -s.won, -s.average, s.name.casefold()))
 
 
 # ----- limits and recovery (app/rooms/quotas.py, app/rooms/recovery.py) -------------
@@ -370,3 +381,80 @@ def schema_revision(session: Session) -> str | None:
     if not inspect(session.connection()).has_table("alembic_version"):
         return None
     return session.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
+# ----- chat -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ChatMessage:
+    id: int
+    match_id: str
+    seat: int | None  # None: a spectator
+    name: str
+    kind: str  # "text" | "reaction"
+    text: str
+    at: datetime
+
+
+def _chat(row: ChatRow) -> ChatMessage:
+    at = row.at if row.at.tzinfo is not None else row.at.replace(tzinfo=UTC)
+    return ChatMessage(row.id, row.match_id, row.seat, row.name, row.kind, row.text, at)
+
+
+def add_chat(session: Session, *, match_id: str, seat: int | None, name: str, kind: str,
+             text: str) -> ChatMessage:
+    row = ChatRow(match_id=match_id, seat=seat, name=name, kind=kind, text=text, at=now())
+    session.add(row)
+    session.flush()
+    return _chat(row)
+
+
+MATCH_CHAIN_MAX = 20  # how many earlier matches of a rematch chain the chat reaches back
+
+
+def recent_chat(session: Session, *, match_id: str, limit: int = 100) -> list[ChatMessage]:
+    """The last ``limit`` messages of a table, oldest first. A rematch continues the
+    conversation of the matches before it (``prev_match_id``)."""
+    chain = [match_id]
+    row = session.get(MatchRow, match_id)
+    while row is not None and row.prev_match_id and len(chain) < MATCH_CHAIN_MAX:
+        if row.prev_match_id in chain:
+            break
+        chain.append(row.prev_match_id)
+        row = session.get(MatchRow, row.prev_match_id)
+    rows = session.scalars(select(ChatRow).where(ChatRow.match_id.in_(chain))
+                           .order_by(ChatRow.id.desc()).limit(limit))
+    return [_chat(r) for r in reversed(list(rows))]
+
+
+def save_table_options(session: Session, *, match_id: str,
+                       table_options: dict[str, Any]) -> None:
+    session.execute(update(MatchRow).where(MatchRow.id == match_id)
+                    .values(table_options=table_options))
+
+
+# ----- rematch ----------------------------------------------------------------------
+
+def create_rematch(session: Session, *, old_id: str, new_id: str, options: dict[str, Any],
+                   table_options: dict[str, Any], seed: int | None,
+                   seats: list[SeatState]) -> None:
+    """The next match of a finished one, in one transaction: the same game, players,
+    host token hash and seats (names, bots and seat token hashes, so every token of the
+    old table is valid at the same seat of the new one), linked both ways."""
+    old = session.get_one(MatchRow, old_id)
+    stamp = now()
+    session.add(MatchRow(
+        id=new_id, game=old.game, players=old.players, options=options, status="waiting",
+        host_token_hash=old.host_token_hash, created_at=stamp, seed=seed, version=0,
+        last_active=stamp, table_options=table_options, prev_match_id=old_id,
+    ))
+    session.flush()
+    for s in seats:
+        session.add(SeatRow(match_id=new_id, seat=s.seat, name=s.name, is_bot=s.is_bot,
+                            token_hash=s.token_hash, joined_at=stamp))
+    old.next_match_id = new_id
+
+
+def next_match_id(session: Session, *, match_id: str) -> str | None:
+    row = session.get(MatchRow, match_id)
+    return row.next_match_id if row is not None else None

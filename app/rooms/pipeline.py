@@ -124,6 +124,7 @@ class ActionPipeline:
             log.exception("room %s stopped: could not save", room.id)
             self._stop(room, STOPPED)
         room.match = match
+        room.deal_scores.extend((d.deal_no, list(d.scores_after)) for d in deals)
         self.windows.after_step(room)
         room.changed()
 

@@ -56,6 +56,11 @@ class Room:
     # player's own move is held back; ``window_id`` tells windows apart
     window_until: float = 0.0
     window_id: int = 0
+    # (deal_no, every seat's score after it) of each finished deal: the score chart
+    deal_scores: list[tuple[int, list[int]]] = field(default_factory=list)
+    # a rematch links the rooms: the next one's id once the host started it
+    prev_id: str | None = None
+    next_id: str | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -100,6 +105,13 @@ class Room:
     def changed(self) -> None:
         """Bump the version and tell every listener (each renders its own view)."""
         self.version += 1
+        self.touch()
+        self._tell()
+
+    def moved_to(self, next_id: str) -> None:
+        """The host started a rematch: every open page of this room follows it.
+        Not a change of the match, so the version stays."""
+        self.next_id = next_id
         self.touch()
         self._tell()
 

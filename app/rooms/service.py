@@ -6,7 +6,9 @@ open rooms and composes the parts that do the work:
 - :mod:`app.rooms.pipeline`: check, apply on a copy, write, then show;
 - :mod:`app.rooms.windows`: challenge windows and the silent accept;
 - :mod:`app.rooms.bot_driver`: bots move when it is their turn;
-- :mod:`app.rooms.upkeep`: restore at start-up, idle rooms leave memory.
+- :mod:`app.rooms.upkeep`: restore at start-up, idle rooms leave memory;
+- :mod:`app.rooms.chat`: the table's chat and reactions (never the match);
+- :mod:`app.rooms.rematch`: play again with the same people.
 
 Seating and the host's commands (create, join, add a bot, start, end) are here.
 """
@@ -26,11 +28,13 @@ from app.config import get_settings
 from app.db import Database, repo
 from app.games import GAMES, N_, IllegalAction, new_match
 from app.rooms.bot_driver import BotDriver
+from app.rooms.chat import TableChat
 from app.rooms.clock import Clock, MonotonicClock
 from app.rooms.errors import BadRequest, Forbidden, NotFound, Unauthorized
 from app.rooms.pipeline import ActionPipeline
 from app.rooms.quotas import RoomQuota, check_someone_plays
 from app.rooms.recovery import DatabaseRecovery
+from app.rooms.rematch import open_rematch
 from app.rooms.room import Room, Seat, token_hash
 from app.rooms.table_options import split_options
 from app.rooms.upkeep import load_open_rooms
@@ -96,6 +100,7 @@ class RoomService:
         self.windows.attach(self.pipeline.apply_locked, self.bots.wake)
         self.recovery = DatabaseRecovery(db, self._spawn, self._resumed)
         self.pipeline.on_unavailable = self.recovery.wait_for_database
+        self.chat = TableChat(db)
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
@@ -224,6 +229,12 @@ class RoomService:
                 raise BadRequest.of(exc) from None
             await self.pipeline.commit(room, work, None, "end_game", events)
 
+    async def rematch(self, room_id: str, host_token: str | None,
+                      options: dict[str, Any] | None = None) -> tuple[Room, bool]:
+        """The host of a finished match plays again with the same people and seats
+        (see :mod:`app.rooms.rematch`): ``(new room, opened just now)``."""
+        return await open_rematch(self, room_id, host_token, options)
+
     # ----- play ----------------------------------------------------------------
     async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
         room = self.get(room_id)
@@ -269,6 +280,7 @@ class RoomService:
                 self.rooms.pop(room.id, None)
                 self.bots.stop(room.id)
                 room._tell()  # open sockets (spectators) learn that the table closed
+                self.chat.forget(room.id)
         if gone:
             log.info("%d idle rooms left memory", len(gone))
         return len(gone)

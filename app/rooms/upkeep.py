@@ -20,7 +20,8 @@ def restored_room(m: repo.OpenMatch, clock: Clock) -> Room:
     its version."""
     room = Room(id=m.id, game=m.game, players=m.players, options=m.options,
                 host_token_hash=m.host_token_hash, seed=m.seed, version=m.version,
-                clock=clock, table=table_options(m.table_options))
+                clock=clock, table=table_options(m.table_options),
+                deal_scores=list(m.deal_scores), prev_id=m.prev_match_id)
     for s in m.seats:
         room.seats[s.seat] = Seat(index=s.seat, name=s.name, token_hash=s.token_hash,
                                   is_bot=s.is_bot)

@@ -14,6 +14,7 @@ from app.i18n import _
 from app.rooms.errors import Forbidden, RoomError
 from app.rooms.table_options import TABLE_OPTIONS
 from app.web import replay
+from app.web.chat_view import chat_context
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, origin_allowed
 from app.web.limits import client_key
 from app.web.messages import error_text
@@ -92,24 +93,29 @@ async def create_room_form(request: Request, service: Service) -> Response:
     return response
 
 
-def _room_page(request: Request, service: Service, room_id: str, *,
-               join_error: str | None = None, join_name: str | None = None,
-               status_code: int = 200) -> HTMLResponse:
-    try:
-        room = service.get(room_id)
-    except RoomError:
+async def _room_page(request: Request, service: Service, room_id: str, *,
+                     join_error: str | None = None, join_name: str | None = None,
+                     status_code: int = 200) -> Response:
+    room = service.rooms.get(room_id)
+    if room is None or room.next_id:
+        # a table that moved on to a rematch sends its visitors after it
+        moved = room is not None or bool(
+            await service.db.read(repo.next_match_id, match_id=room_id))
+        if moved:
+            return RedirectResponse(f"/r/{room_id}/next", status_code=303)
         return templates.TemplateResponse(request, "closed.html", {}, status_code=404)
     seat = room.seat_of(request.cookies.get(SEAT_COOKIE))
     is_host = room.is_host(request.cookies.get(HOST_COOKIE))
     ctx = table_context(room, seat, is_host)
+    ctx.update(chat_context(room, seat, is_host, await service.chat.messages(room)))
     ctx.update(room_url=str(request.url_for("room_page", room_id=room.id)),
                join_error=join_error, join_name=join_name, oob=False)
     return templates.TemplateResponse(request, "room.html", ctx, status_code=status_code)
 
 
 @router.get("/r/{room_id}", response_class=HTMLResponse, name="room_page")
-async def room_page(room_id: str, request: Request, service: Service) -> HTMLResponse:
-    return _room_page(request, service, room_id)
+async def room_page(room_id: str, request: Request, service: Service) -> Response:
+    return await _room_page(request, service, room_id)
 
 
 @router.post("/r/{room_id}/join")
@@ -124,8 +130,8 @@ async def join_form(room_id: str, request: Request, service: Service,
         request.app.state.limits.joined(client_key(request))
         seat, token = await service.join(room_id, name)
     except RoomError as exc:
-        page = _room_page(request, service, room_id, join_error=error_text(exc),
-                          join_name=name[:24], status_code=exc.status)
+        page = await _room_page(request, service, room_id, join_error=error_text(exc),
+                                join_name=name[:24], status_code=exc.status)
         page.headers.update(_retry_after(exc))
         return page
     response = RedirectResponse(f"/r/{room_id}", status_code=303)
@@ -148,8 +154,17 @@ async def history_match(match_id: str, request: Request, service: Service) -> HT
     if match is None or match.status != "finished":
         return templates.TemplateResponse(request, "closed.html", {"history": True},
                                           status_code=404)
+    p = find(match.game)
+    next_href = None
+    if match.next_match_id:  # a rematch: its page in the history, or its table
+        playing = match.next_match_id in service.rooms and await service.db.read(
+            repo.match_status, match_id=match.next_match_id) != "finished"
+        next_href = (f"/r/{match.next_match_id}" if playing
+                     else f"/history/{match.next_match_id}")
     return templates.TemplateResponse(request, "match.html", {
-        "m": match, "info": GAMES.get(match.game), "P": find(match.game)})
+        "m": match, "info": GAMES.get(match.game), "P": p,
+        "measure": p.measure() if p else _("points"), "next_href": next_href,
+        "deal_scores": [(d.deal_no, d.scores_after) for d in match.deals]})
 
 
 @router.get("/r/{room_id}/ledger", response_class=HTMLResponse)

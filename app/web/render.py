@@ -25,7 +25,9 @@ from app.games import GAMES
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
 from app.web.cards import card_badge, face, is_trump, suit_label
+from app.web.charts import score_chart
 from app.web.presentation import TEMPLATES, find, presentation, presentations
+from app.web.share import rematch_fields
 
 
 class TemplateLoader(BaseLoader):
@@ -106,7 +108,7 @@ def _startingwith(value: str, prefix: str) -> bool:
 env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presentation,
                    face=face, suit_label=suit_label, is_trump=is_trump, card_badge=card_badge,
                    action_label=action_label, vals=_vals, language=i18n.get_language,
-                   LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next)
+                   LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart)
 env.tests["startingwith"] = _startingwith
 env.filters.update(tr=_translate, number=i18n.format_number, signed=i18n.format_signed,
                    datetime=i18n.format_datetime, date=i18n.format_date,
@@ -126,7 +128,16 @@ def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]
         "playable": playable, "version": state["version"], "names": room.names(),
         "info": GAMES[room.game], "P": presentation(room.game), "order": order,
         "status": room.status, "game": room.game, "window_ms": int(room.window_left() * 1000),
+        **rematch_context(room, is_host),
     }
+
+
+def rematch_context(room: Room, is_host: bool) -> dict[str, Any]:
+    """The host's "Play again" form: the options it may change, filled in as now."""
+    if not is_host or room.status != "finished" or room.next_id:
+        return {"rematch_fields": [], "rematch_values": {}}
+    return {"rematch_fields": rematch_fields(room.game),
+            "rematch_values": {**room.options, **room.table}}
 
 
 def render_frame(room: Room, seat: int | None, is_host: bool) -> str:

@@ -2,12 +2,15 @@
 
 A browser authenticates with its seat cookie, any other client with
 ``Authorization: Bearer <seat token>``; with neither the socket is a spectator's.
-Incoming frames are JSON from htmx ``ws-send``: ``{"action", "version"}`` or
-``{"cmd": "start"}``. Outgoing frames are HTML fragments with ``hx-swap-oob``.
+Incoming frames are JSON from htmx ``ws-send``: ``{"action", "version"}``,
+``{"cmd": "start"}``, ``{"chat": "text"}`` or ``{"react": "👍"}``. Outgoing frames
+are HTML fragments with ``hx-swap-oob``.
 
 Each connection has one sender task. A room change only marks the connection
 dirty; the sender renders the *latest* state when it gets to it, so a slow
 client never makes the room wait and never receives a backlog of stale tables.
+A chat message is not a change of the table: it is appended to the chat log
+alone (nothing else is drawn again, the version stays).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -23,14 +27,17 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from app.config import get_settings
 from app.db.retry import DatabaseUnavailable
 from app.i18n import _
+from app.rooms.chat import ChatEvent
 from app.rooms.errors import RoomError
 from app.rooms.room import Room
 from app.rooms.service import RoomService
+from app.web.chat_view import chat_context, render_chat_line, render_chat_state
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
 from app.web.limits import TooMany, client_key, json_too_deep
 from app.web.messages import error_text
 from app.web.presentation import FormError, presentation
-from app.web.render import render_flash, render_frame
+from app.web.render import env, render_flash, render_frame
+from app.web.share import rematch_changes
 
 router = APIRouter()
 log = logging.getLogger("stammtisch.ws")
@@ -59,14 +66,31 @@ class Connection:
         self.host_token = host_token if room.is_host(host_token) else None
         self.is_host = self.host_token is not None
         self.dirty = asyncio.Event()
+        self.stale = True  # the table must be drawn again
         self.flashes: list[str] = []
+        self.outbox: list[str] = []  # fragments to send as they are (chat lines)
         self.closed = False
+        self.writer = secrets.token_hex(8)  # tells spectators apart for the chat's limit
 
     def notify(self, _room: Room) -> None:
+        self.stale = True
         self.dirty.set()
 
     def flash(self, message: str, kind: str = "error") -> None:
         self.flashes.append(render_flash(message, kind))
+        self.stale = True
+        self.dirty.set()
+
+    def on_chat(self, event: ChatEvent) -> None:
+        try:
+            if event.message is not None:
+                self.outbox.append(render_chat_line(event.message, self.seat))
+            else:  # who may write changed: this seat's controls are drawn again
+                self.outbox.append(env.get_template("table/chat_controls.html").render(
+                    _chat_ctx(self), oob=True))
+        except Exception:
+            log.exception("drawing a chat line failed")
+            return
         self.dirty.set()
 
     async def sender(self) -> None:
@@ -81,14 +105,18 @@ class Connection:
                         "reload the page.")))
                     await self.ws.close(code=GONE, reason="table closed")
                     return
-                async with self.room.lock:  # render only state that is already durable
-                    try:
-                        frame = render_frame(self.room, self.seat, self.is_host)
-                    except Exception:  # keep the socket alive; the next state may draw
-                        log.exception("drawing the table failed game=%s", self.room.game)
-                        frame = render_flash(_("The table could not be drawn; "
-                                               "reload the page if it stays like this."))
-                await self.ws.send_text(frame + "".join(flashes))
+                extras, self.outbox = self.outbox, []
+                frame = ""
+                if self.stale:
+                    self.stale = False
+                    async with self.room.lock:  # render only state that is already durable
+                        try:
+                            frame = render_frame(self.room, self.seat, self.is_host)
+                        except Exception:  # keep the socket alive; the next state may draw
+                            log.exception("drawing the table failed game=%s", self.room.game)
+                            frame = render_flash(_("The table could not be drawn; "
+                                                   "reload the page if it stays like this."))
+                await self.ws.send_text(frame + "".join(extras) + "".join(flashes))
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -149,9 +177,17 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
     await websocket.accept()
     conn = Connection(websocket, service, room, seat, websocket.cookies.get(HOST_COOKIE))
     room.listeners.add(conn.notify)
+    service.chat.subscribe(room.id, conn.on_chat)
     room.arrive(seat)
     service.bots.wake(room)  # a person at the table again: paused bots carry on
-    conn.dirty.set()  # the first frame: the table as it is now
+    # the first frame: the table as it is now, and the chat (a reconnecting page may
+    # have missed messages)
+    try:
+        messages = await service.chat.messages(room)
+        conn.outbox.append(render_chat_state(room, seat, conn.is_host, messages))
+    except Exception:
+        log.exception("reading the chat failed")
+    conn.dirty.set()
     sender = asyncio.create_task(conn.sender())
     limit = get_settings().max_message_bytes
     try:
@@ -180,6 +216,7 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
     finally:
         conn.closed = True
         room.listeners.discard(conn.notify)
+        service.chat.unsubscribe(room.id, conn.on_chat)
         room.leave(seat)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -193,11 +230,28 @@ HOST_COMMANDS = {
 }
 
 
+def _chat_ctx(conn: Connection) -> dict[str, Any]:
+    return chat_context(conn.room, conn.seat, conn.is_host, [])
+
+
 async def _handle(conn: Connection, data: dict[str, Any]) -> None:
     room, service = conn.room, conn.service
     cmd = data.get("cmd")
     if cmd is not None and not isinstance(cmd, str):
         raise RoomError("That message was not understood.")
+    if cmd is None and ("chat" in data or "react" in data):
+        await service.chat.post(room, conn.seat, text=data.get("chat"),
+                                reaction=data.get("react"), name=data.get("name"),
+                                writer=conn.writer)
+        return
+    if cmd == "spectator_chat":
+        await service.chat.set_spectator_chat(room, conn.host_token, data.get("on"))
+        return
+    if cmd == "rematch":
+        if not conn.is_host:
+            raise RoomError(_("Only the host can start a rematch."))
+        await service.rematch(room.id, conn.host_token, rematch_changes(room.game, data))
+        return
     if cmd in HOST_COMMANDS:
         if not conn.is_host:
             raise RoomError("Only the host can do that.")
