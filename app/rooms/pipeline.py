@@ -121,12 +121,27 @@ class ActionPipeline:
         except asyncio.CancelledError:
             raise
         except Exception:
+            if await self._landed(room):  # the answer was lost, not the write
+                log.warning("room %s: a step was saved but its answer was lost; "
+                            "reloading the room", room.id)
+                self.on_unavailable(room)
+                raise Unavailable(_(MOVE_NOT_KEPT)) from None
             log.exception("room %s stopped: could not save", room.id)
             self._stop(room, STOPPED)
         room.match = match
         room.deal_scores.extend((d.deal_no, list(d.scores_after)) for d in deals)
         self.windows.after_step(room)
         room.changed()
+
+    async def _landed(self, room: Room) -> bool:
+        """Whether the database already holds a step past the room's version: a
+        write retried after its connection was lost may find its own first try
+        (a duplicate step). Then the room reloads what was saved."""
+        try:
+            saved = await self.db.run(repo.open_match, match_id=room.id)
+        except Exception:
+            return False
+        return saved is not None and saved.version > room.version
 
     @staticmethod
     def _stop(room: Room, message: str) -> None:

@@ -163,6 +163,44 @@ def test_a_table_resumes_from_what_was_saved_when_the_answer_was_lost(
     run(scenario())
 
 
+def test_a_retried_write_that_finds_its_first_try_resumes_instead_of_stopping(
+        tmp_path: Path) -> None:
+    """The connection broke after the commit: the retry meets a duplicate step
+    (not a transient error). The room sees the step saved and reloads it."""
+    url = f"sqlite:///{tmp_path / 'dup.db'}"
+    migrate(url)
+
+    class Duplicate(Database):
+        once = False
+
+        async def run(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+            result = await super().run(fn, **kwargs)
+            if fn is repo.record_step and self.once:
+                self.once = False
+                raise IntegrityError("INSERT INTO match_actions ...", {},
+                                     sqlite3.IntegrityError("UNIQUE constraint failed"))
+            return result
+
+    async def scenario() -> None:
+        clock = ManualClock(start=0.0)
+        service = RoomService(Duplicate(url), bot_delay_ms=10, clock=clock)
+        room_id, _ = await _table(service)
+        room = service.get(room_id)
+        db = service.db
+        assert isinstance(db, Duplicate)
+        db.once = True
+        legal = room.state(0)["legal"]
+        version = room.version
+        with pytest.raises(Unavailable):
+            await service.act(room_id, 0, legal[0], version)
+        await tick(clock, 3, 1.0)
+        assert room.error is None and room.version == version + 1
+        assert room.state(2)["view"]["trick"] == [{"seat": 0, "card": legal[0][5:]}]
+        db.close()
+
+    run(scenario())
+
+
 def test_a_real_sqlite_lock_held_too_long_is_survived(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Another process holds the write lock past the busy timeout, then lets go."""
