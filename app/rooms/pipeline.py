@@ -125,7 +125,7 @@ class ActionPipeline:
                 log.warning("room %s: a step was saved but its answer was lost; "
                             "reloading the room", room.id)
                 self.on_unavailable(room)
-                raise Unavailable(_(MOVE_NOT_KEPT)) from None
+                raise Unavailable(MOVE_NOT_KEPT) from None
             log.exception("room %s stopped: could not save", room.id)
             self._stop(room, STOPPED)
         room.match = match
