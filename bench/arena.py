@@ -11,8 +11,9 @@ difference the bots make. Per board:
 
 in the game's own unit: Schafkopf units (X is one team), Beutelschneider and
 Lügenbeutel points, Mauscheln chips. Boards are independent, so the mean over
-boards comes with a Student-t 95 % confidence interval. Lügenbeutel's dice and
-reshuffles follow the play, so there only the deal cancels, not the dice.
+boards comes with a Student-t 95 % confidence interval. In Lügenbeutel both runs
+also roll the same sequence of dice (stacked with the deal); the reshuffles follow
+the play.
 
 Every seat gets its own bot (``app.bots.make_bot``), asked at each of its turns; in
 a Lügenbeutel challenge window the seats that may call the liar are asked first
@@ -36,6 +37,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import random
 import statistics
 import sys
 import time
@@ -48,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.bots import make_bot  # noqa: E402
 from app.games import GAMES, Match, new_match  # noqa: E402
+from app.games.luegenbeutel import DECK as LB_DECK  # noqa: E402
 
 PLAYERS = 4
 SEATS_X = (0, 2)
@@ -113,10 +116,24 @@ def _step(m: Match, bots: list[Any], times: dict[str, list[float]]) -> list[dict
     return m.apply(seat, action)
 
 
+def stacked(game: str, board: int) -> list[Any] | None:
+    """Lügenbeutel: the round's cards and its dice fixed by the board, so both runs
+    roll the same sequence (the k-th roll of the round is the same number)."""
+    if game != "luegenbeutel":
+        return None
+    rng = random.Random(board)
+    deck = list(LB_DECK)
+    rng.shuffle(deck)
+    hands = [deck[i * 10:(i + 1) * 10] for i in range(PLAYERS)]
+    return [{"hands": hands, "stock": deck[PLAYERS * 10:],
+             "dice": [rng.randint(1, 6) for _ in range(300)]}]
+
+
 def play_board(game: str, board: int, kinds: tuple[str, str], swapped: bool,
                budget_ms: float, deals: int) -> Run:
     options, _, _ = SETUPS[game]
-    m = new_match(game, PLAYERS, dict(options, dealer=board % PLAYERS), seed=board)
+    m = new_match(game, PLAYERS, dict(options, dealer=board % PLAYERS), seed=board,
+                  deals=stacked(game, board))
     x_seats = SEATS_Y if swapped else SEATS_X
     bots = [make_bot(kinds[0] if s in x_seats else kinds[1], game,
                      seed=board * 16 + s, budget_ms=budget_ms) for s in range(PLAYERS)]

@@ -325,7 +325,8 @@ def test_same_view_same_worlds_whatever_is_hidden(game: str, players: int) -> No
                 worlds_b = sample_worlds(game, b.view(0), 4, seed, hist_b)
                 assert [w.hidden for w in worlds_a] == [w.hidden for w in worlds_b]
                 bot_a, bot_b = _search_bot(game, seed, 3), _search_bot(game, seed, 3)
-                bot_a.history, bot_b.history = hist_a, hist_b
+                bot_a.history = History.from_state(hist_a.state())
+                bot_b.history = History.from_state(hist_b.state())
                 legal = a.legal_actions(0)
                 assert bot_a.choose(view, legal) == bot_b.choose(b.view(0), legal)
                 compared += 1

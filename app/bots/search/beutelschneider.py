@@ -49,16 +49,17 @@ class Outcome:
     """A resolved trick: winner, its card, card points and what the winner gains
     (card points, the -20, bonuses), as ``resolve_trick`` of the engine has them."""
 
-    __slots__ = ("winner", "card", "points", "gain", "penalty", "cancelled", "bonuses")
+    __slots__ = ("winner", "card", "points", "gain", "penalty", "bonuses", "strength")
 
     def __init__(self, winner: int, card: str, points: int, gain: int,
-                 penalty: int | None, bonuses: list[str]) -> None:
+                 penalty: int | None, bonuses: list[str], strength: int) -> None:
         self.winner = winner
         self.card = card
         self.points = points
         self.gain = gain
         self.penalty = penalty
         self.bonuses = bonuses
+        self.strength = strength  # the winning card's strength, powers applied
 
 
 def resolve(plays: list[tuple[int, str]], last: bool) -> Outcome:
@@ -102,7 +103,19 @@ def resolve(plays: list[tuple[int, str]], last: bool) -> Outcome:
     if seducer is not None and card == seducer:
         bonuses.append("seduction")
     gain = points + (penalty or 0) + BONUS * len(bonuses)
-    return Outcome(winner, card, points, gain, penalty, bonuses)
+    return Outcome(winner, card, points, gain, penalty, bonuses, strength[best])
+
+
+def takes_away(trick: list[tuple[int, str]], winner: int, best: int, seat: int, card: str,
+               last: bool) -> bool:
+    """Whether ``card``, played next by ``seat``, takes the trick away from ``winner``,
+    whose card has strength ``best`` (as ``resolve`` would decide it). Only a trump
+    can work a power; a card of another suit than the led one never wins."""
+    if card in TRUMP_STRENGTH:
+        return resolve([*trick, (seat, card)], last).winner != winner
+    if SUIT[card] != SUIT[trick[0][1]]:
+        return False
+    return SIDE_STRENGTH[card] > best
 
 
 class Deal:
@@ -193,7 +206,7 @@ def card_value(deal: Deal, card: str, unseen: list[str]) -> float:
     hold = 1.0
     nxt = later[0]
     for other in unseen:
-        if resolve([*trick, (nxt, other)], last).winner != seat:
+        if takes_away(trick, seat, outcome.strength, nxt, other, last):
             playable = 1.0 if SUIT[other] == led else void
             hold *= 1.0 - held * playable
     my_gain = float(outcome.gain)

@@ -20,8 +20,9 @@ from typing import Any, Protocol
 
 from app.bots.search.history import History
 
-# How many standard errors the best action must lead the heuristic's choice by.
-CONFIDENCE = 1.0
+# How many standard errors the best action must lead the heuristic's choice by
+# (with many alternatives one of them leads by one standard error by chance alone).
+CONFIDENCE = 2.0
 SAFETY = 0.9  # share of the budget the search plans to use
 
 
@@ -69,7 +70,7 @@ class Report:
 
 def search(game: Game, view: dict[str, Any], legal: list[str], history: History,
            rng: random.Random, budget_ms: float | None, max_samples: int,
-           min_samples: int = 2) -> Report:
+           min_samples: int = 1) -> Report:
     """The best of ``legal`` for the seat of ``view`` (``legal`` may hold a game's
     name for staying silent, which its ``rollout`` understands)."""
     start = time.perf_counter()
@@ -110,9 +111,12 @@ def search(game: Game, view: dict[str, Any], legal: list[str], history: History,
             continue
         results: dict[str, float] = {}
         for action in legal:
-            match = base.copy()
-            results[action] = game.rollout(match, view, action,
+            if deadline is not None and samples >= 1 and time.perf_counter() > deadline:
+                break  # out of time: this world is dropped half done
+            results[action] = game.rollout(base.copy(), view, action,
                                            random.Random(sample_seed ^ 0x5EED))
+        if len(results) < len(legal):
+            break
         for action in legal:
             totals[action] += results[action]
             diffs[action].append(results[action] - results[prior])

@@ -44,11 +44,12 @@ from app.games.luegenbeutel import (
     is_true,
 )
 
-HORIZON = 12  # turns a rollout plays before the position is scored
+HORIZON = 6  # turns a rollout plays before the position is scored
 WIN_SHARPNESS = 0.45  # chance to go out first ~ exp(-WIN_SHARPNESS * cards in hand)
 TRUE_FIRST = 0.8  # share of the open-turn model "the number first, then lies"
 SINGLE_TRUE = 0.85  # a skip / a card laid after a pass is true if the hand allowed
 SILENT = "silent"  # the search's name for letting a challenge window pass
+DECK_COUNT = Counter(DECK)
 
 
 def sort_hand(hand: list[str]) -> list[str]:
@@ -430,6 +431,8 @@ def sample_world(view: dict[str, Any], history: History, rng: random.Random) -> 
     own_laid: list[str] | None = None
     if view.get("turn") == seat and view.get("laid"):
         own_laid = history.own_laid(view)
+        if own_laid is not None and Counter(known) + Counter(own_laid) - DECK_COUNT:
+            own_laid = None  # the memory does not fit (an answer that was not played)
         if own_laid is None:
             room["laid"] = int(view["laid"])
         else:

@@ -553,3 +553,23 @@ class Mauscheln:
 
     def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         return choose_action(self.name, view, legal, rng)
+
+    def candidates(self, view: dict[str, Any], legal: list[str]) -> list[str]:
+        """An exchange offers up to 32 ways; the search weighs the heuristic's own,
+        the ways one card away from it (one more or one fewer discard), and keeping
+        everything. Other decisions keep all their options."""
+        if view.get("phase") != "exchange" or len(legal) <= 6:
+            return list(legal)
+        choice = choose_action(self.name, view, legal, random.Random(0))
+        chosen = _discards(choice)
+        keep = []
+        for action in legal:
+            cards = _discards(action)
+            if len(cards ^ chosen) <= 1 or action == legal[0]:
+                keep.append(action)
+        return keep
+
+
+def _discards(action: str) -> set[str]:
+    body = action.split(":", 1)[1]
+    return set(body.split(",")) if body else set()

@@ -25,6 +25,12 @@ from app.games.cards import SCHAFKOPF_DECK, suit_of
 from app.games.schafkopf import TEAMS, card_points, card_strength, sort_hand
 
 FIRST_TRUMP = "E"  # the trump of deal number 1
+SUITS = sorted({c[0] for c in SCHAFKOPF_DECK})
+POINTS = {c: card_points(c) for c in SCHAFKOPF_DECK}
+# per trump suit: the engine's hand order and every card's strength per led suit
+ORDER = {t: {c: i for i, c in enumerate(sort_hand(SCHAFKOPF_DECK, t))} for t in SUITS}
+STRENGTH = {t: {(c, led): card_strength(c, led + "7", t) for c in SCHAFKOPF_DECK
+                for led in SUITS} for t in SUITS}
 # card points count beside units: all 120 points are worth POINTS_WEIGHT units
 POINTS_WEIGHT = 0.5
 
@@ -51,17 +57,17 @@ class Deal:
     def legal(self) -> list[str]:
         hand = self.hands[self.turn]
         if self.trick:
-            led = suit_of(self.trick[0][1])
-            same = [c for c in hand if suit_of(c) == led]
+            led = self.trick[0][1][0]
+            same = [c for c in hand if c[0] == led]
             hand = same or hand
-        return ["play:" + c for c in sort_hand(hand, self.trump)]
+        return ["play:" + c for c in sorted(hand, key=ORDER[self.trump].__getitem__)]
 
     def view(self, seat: int) -> dict[str, Any]:
         """What the heuristic reads of a view (the same keys the engine's view has)."""
         return {"game": "schafkopf", "seat": seat, "players": 4, "phase": "play",
                 "trump": self.trump, "teams": TEAMS, "team": seat % 2, "turn": self.turn,
                 "trick": [{"seat": s, "card": c} for s, c in self.trick],
-                "hand": sort_hand(self.hands[seat], self.trump),
+                "hand": sorted(self.hands[seat], key=ORDER[self.trump].__getitem__),
                 "hand_counts": [len(h) for h in self.hands]}
 
     def play(self, card: str) -> None:
@@ -71,14 +77,14 @@ class Deal:
         if len(self.trick) < 4:
             self.turn = (seat + 1) % 4
             return
-        led = self.trick[0][1]
+        led = self.trick[0][1][0]
+        strength = STRENGTH[self.trump]
         best = 0
         for i in range(1, 4):
-            if (card_strength(self.trick[i][1], led, self.trump)
-                    > card_strength(self.trick[best][1], led, self.trump)):
+            if strength[self.trick[i][1], led] > strength[self.trick[best][1], led]:
                 best = i
         winner = self.trick[best][0]
-        self.taken[winner % 2] += sum(card_points(c) for _, c in self.trick)
+        self.taken[winner % 2] += sum(POINTS[c] for _, c in self.trick)
         self.trick = []
         self.turn = winner
         self.done += 1
