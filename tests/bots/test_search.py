@@ -416,7 +416,7 @@ def test_pool_thinks_off_the_event_loop() -> None:
     assert all(checked)
     assert took >= 0.4  # the searches did think: two workers, four 400 ms searches
     # meanwhile the loop kept ticking (a blocking search would stall it ~1.6 s)
-    assert worst_lag < 0.25, worst_lag
+    assert worst_lag < 0.5, worst_lag
 
 
 def test_pool_answers_optional_moves_and_keeps_memory_per_seat() -> None:

@@ -181,3 +181,21 @@ def test_luegenbeutel_copy_plays_like_the_engine(seed: int) -> None:
             assert r.phase == "over" and r.winner == end[0]["winner"]
             assert r.gained == end[0]["points"]
             return
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_mauscheln_fast_heuristic_answers_as_the_house_bot(seed: int) -> None:
+    players = 3 + seed % 5
+    rng = random.Random(seed)
+    m = new_match("mauscheln", players, _maus_options(seed, players), seed=seed)
+    compared = 0
+    for _ in range(150):
+        if m.is_over:
+            break
+        seat = min(m.to_act())
+        view, legal = m.view(seat), m.legal_actions(seat)
+        house = choose_action("mauscheln", view, legal, random.Random(seed))
+        assert s_maus.fast_choose(view, legal, random.Random(seed)) == house
+        compared += 1
+        m.apply(seat, house if rng.random() < 0.7 else rng.choice(legal))
+    assert compared >= 10
