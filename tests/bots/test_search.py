@@ -436,3 +436,30 @@ def test_pool_answers_optional_moves_and_keeps_memory_per_seat() -> None:
 
     asyncio.run(scenario())
     assert default_size() >= 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.sampled_from([t for t in TABLES if t[0] != "luegenbeutel"]),
+       seed=st.integers(0, 10_000), steps=st.integers(0, 120))
+def test_what_play_reveals_is_true_of_the_real_hands(
+        table: tuple[str, int, dict[str, Any]], seed: int, steps: int) -> None:
+    """Voids and unmet duties exclude cards from a seat's hand: never one it holds."""
+    from app.bots.search.tricks import deal_plays, voids
+
+    game, players, options = table
+    histories = [History() for _ in range(players)]
+    m = _play_randomly(game, players, options, seed, steps, histories)
+    if m.is_over:
+        return
+    seat = min(m.to_act())
+    view = m.view(seat)
+    histories[seat].observe(view)
+    hands = m.snapshot()["state"]["hands"]
+    if game == "mauscheln":
+        plays = s_maus._plays(view, histories[seat])
+        pool = [c for h in hands for c in h]
+        for s, cards in s_maus._duty_exclusions(view, plays, pool).items():
+            assert not set(hands[s]) & cards, (s, hands[s], cards)
+    else:
+        for s, suits in voids(deal_plays(view, histories[seat]), lambda c: c[0]).items():
+            assert not [c for c in hands[s] if c[0] in suits]
