@@ -39,6 +39,10 @@ from app.games.beutelschneider import (
 )
 from app.games.cards import suit_of
 
+# opponent model: a world survives each play the heuristic would not have made in
+# it with this probability; at most TRIES draws per world
+KEEP = 0.4
+TRIES = 8
 SUIT = {c: suit_of(c) for c in DECK}
 POINTS = {c: card_points(c) for c in DECK}
 TRUMP_STRENGTH = {TRUMP + r: 100 + 10 * i for i, r in enumerate(SUIT_RANKS[TRUMP])}
@@ -273,12 +277,35 @@ def value(deal: Deal, seat: int, before: list[int]) -> float:
     return gain[seat] - sum(others) / len(others)
 
 
+def disagreements(view: dict[str, Any], history: History, world: World) -> int:
+    """How many plays of the other seats this deal the heuristic, holding the
+    world's hands, would have made differently."""
+    players = int(view["players"])
+    seat = int(view["seat"])
+    hands = tricks.dealt_hands(view, history, world.hidden)
+    forehand = (int(view["dealer"]) + 1) % players
+    d = Deal(players, hands, [], forehand, 0, [0] * players, [], set())
+    count = 0
+    for trick in tricks.deal_plays(view, history):
+        for s, card in trick:
+            if s != seat and d.turn == s and len(d.legal_cards()) > 1 and choose(d) != card:
+                count += 1
+            d.play(card)
+    return count
+
+
 class Beutelschneider:
     name = "beutelschneider"
 
     def sample(self, view: dict[str, Any], history: History, rng: random.Random) -> World:
         aside = int(view.get("set_aside") or 0)
-        return World(tricks.sample_hands(view, history, DECK, suit_of, rng, set_aside=aside))
+
+        def draw() -> World:
+            return World(tricks.sample_hands(view, history, DECK, suit_of, rng,
+                                             set_aside=aside))
+
+        return tricks.pick_world(draw, lambda w: disagreements(view, history, w), rng,
+                                 KEEP, TRIES)
 
     def build(self, view: dict[str, Any], history: History, world: World,
               seed: int) -> Deal:

@@ -33,6 +33,10 @@ STRENGTH = {t: {(c, led): card_strength(c, led + "7", t) for c in SCHAFKOPF_DECK
                 for led in SUITS} for t in SUITS}
 # card points count beside units: all 120 points are worth POINTS_WEIGHT units
 POINTS_WEIGHT = 0.5
+# opponent model: a world survives each play the heuristic would not have made in
+# it with this probability; at most TRIES draws per world
+KEEP = 0.4
+TRIES = 8
 
 
 class Deal:
@@ -155,11 +159,33 @@ def value(deal: Deal, seat: int, units_before: list[int] | None = None) -> float
     return units[mine] - units[theirs] + POINTS_WEIGHT * margin
 
 
+def disagreements(view: dict[str, Any], history: History, world: World) -> int:
+    """How many plays of the other seats this deal the heuristic, holding the
+    world's hands, would have made differently."""
+    seat = int(view["seat"])
+    hands = tricks.dealt_hands(view, history, world.hidden)
+    d = Deal(view["trump"], hands, [], (int(view["dealer"]) + 1) % 4, [0, 0], 0)
+    rng = random.Random(0)
+    count = 0
+    for trick in tricks.deal_plays(view, history):
+        for s, card in trick:
+            if s != seat and d.turn == s:
+                legal = d.legal()
+                if len(legal) > 1 and heuristic.choose(d.view(s), legal, rng) != "play:" + card:
+                    count += 1
+            d.play(card)
+    return count
+
+
 class Schafkopf:
     name = "schafkopf"
 
     def sample(self, view: dict[str, Any], history: History, rng: random.Random) -> World:
-        return World(tricks.sample_hands(view, history, SCHAFKOPF_DECK, suit_of, rng))
+        def draw() -> World:
+            return World(tricks.sample_hands(view, history, SCHAFKOPF_DECK, suit_of, rng))
+
+        return tricks.pick_world(draw, lambda w: disagreements(view, history, w), rng,
+                                 KEEP, TRIES)
 
     def build(self, view: dict[str, Any], history: History, world: World,
               seed: int) -> Deal:

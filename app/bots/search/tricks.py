@@ -107,3 +107,19 @@ def play_out(match: Match, game: str, rng: random.Random,
         if ends:
             return ends
     raise RuntimeError("a deal did not end")
+
+
+def pick_world(draw: Callable[[], Any], disagreements: Callable[[Any], int],
+               rng: random.Random, keep: float, tries: int) -> Any:
+    """A world kept with probability ``keep`` per play of another seat that the
+    opponent model would not have made in it (soft rejection sampling); after
+    ``tries`` draws the most agreeable one seen."""
+    best, best_d = None, 1 << 30
+    for _ in range(tries):
+        world = draw()
+        d = disagreements(world)
+        if d == 0 or rng.random() < keep ** d:
+            return world
+        if d < best_d:
+            best, best_d = world, d
+    return best
