@@ -79,10 +79,16 @@ class Run:
 
 def _timed(times: dict[str, list[float]], bot: Any, method: str, view: dict[str, Any],
            legal: list[str]) -> str | None:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     answer: str | None = getattr(bot, method)(view, legal)
     if len(legal) > 1:
-        times.setdefault(bot.kind, []).append((time.perf_counter() - start) * 1000)
+        wall = (time.perf_counter() - start) * 1000
+        times.setdefault(bot.kind, []).append(wall)
+        # the slowest decision's CPU time: far below its wall time means the
+        # process was waiting for a core, not thinking
+        slowest = times.setdefault(bot.kind + ":slowest", [0.0, 0.0])
+        if wall > slowest[0]:
+            slowest[:] = [wall, (time.process_time() - cpu) * 1000]
     return answer
 
 
@@ -162,9 +168,17 @@ def board_advantage(game: str, board: int, kinds: tuple[str, str], budget_ms: fl
         y = statistics.mean(run.gains[s] for s in range(PLAYERS) if s not in x_seats)
         total += (x - y) / max(run.deals, 1)
         played += run.deals
-        for kind, ms in run.times.items():
-            times.setdefault(kind, []).extend(ms)
+        _merge(times, run.times)
     return total / 2, played, times
+
+
+def _merge(into: dict[str, list[float]], times: dict[str, list[float]]) -> None:
+    for kind, ms in times.items():
+        if kind.endswith(":slowest"):
+            if ms[0] > into.get(kind, [0.0])[0]:
+                into[kind] = list(ms)
+        else:
+            into.setdefault(kind, []).extend(ms)
 
 
 def t_quantile(df: int) -> float:
@@ -232,8 +246,7 @@ def main() -> None:
                 advantages = [r[0] for r in results]
                 played = sum(r[1] for r in results)
                 for _, _, times in results:
-                    for kind, ms in times.items():
-                        all_times.setdefault(kind, []).extend(ms)
+                    _merge(all_times, times)
                 mean = statistics.mean(advantages)
                 sd = statistics.stdev(advantages) if len(advantages) > 1 else float("inf")
                 half = t_quantile(len(advantages) - 1) * sd / math.sqrt(len(advantages))
@@ -246,10 +259,12 @@ def main() -> None:
         if executor is not None:
             executor.shutdown()
     print("decision times (decisions with 2+ legal actions):")
-    for kind in sorted(all_times):
+    for kind in sorted(k for k in all_times if not k.endswith(":slowest")):
         ms = all_times[kind]
+        cpu = all_times.get(kind + ":slowest", [0.0, 0.0])[1]
         print(f"  {kind:10s} n={len(ms):6d}  p50 {percentile(ms, 0.5):8.2f} ms  "
-              f"p95 {percentile(ms, 0.95):8.2f} ms  max {max(ms):8.2f} ms")
+              f"p95 {percentile(ms, 0.95):8.2f} ms  max {max(ms):8.2f} ms "
+              f"(CPU {cpu:.0f} ms)")
     load_after = os.getloadavg()
     print(f"load average after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
 
