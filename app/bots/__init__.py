@@ -46,3 +46,12 @@ def choose_action(game: str, view: dict[str, Any], legal: list[str],
     policy = POLICIES.get(game)
     action = policy(view, legal, rng) if policy else rng.choice(legal)
     return action if action in legal else rng.choice(legal)
+
+
+def make_bot(kind: str, game: str, seed: int | None = None, budget_ms: float | None = 1000,
+             **options: Any) -> Any:
+    """A bot object: ``bot.choose(view, legal)``, ``bot.choose_optional(view, legal)``;
+    kinds ``"random"``, ``"heuristic"``, ``"search"`` (see :mod:`app.bots.api`)."""
+    from app.bots.api import make_bot as make
+
+    return make(kind, game, seed=seed, budget_ms=budget_ms, **options)

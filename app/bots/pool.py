@@ -1,0 +1,110 @@
+"""Bots think in other processes, so the event loop never waits for a search.
+
+    pool = BotPool(size=None, budget_ms=1000)      # size: cores - 1, at least 1
+    action = await pool.choose("search", "schafkopf", view, legal, seed=None,
+                               budget_ms=1000, memory=(room_id, seat))
+    none_or_action = await pool.choose(..., optional=True)   # may stay silent
+    pool.close()
+
+``memory`` names a seat whose search remembers the deal's public history between
+its turns (the finished tricks; its own face-down cards in Lügenbeutel). The memory
+lives here, in the calling process, and travels with each request, so any worker
+may serve any seat; ``forget(memory)`` drops it when the seat or the room goes.
+Without ``memory`` a search sees only the view it is given.
+
+The workers are started with ``spawn`` (never ``fork``: the server has threads), and
+``warm()`` imports the engines in every worker before the first real request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections.abc import Hashable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from app.bots.search.history import History
+
+DEFAULT_BUDGET_MS = 1000
+
+
+def default_size() -> int:
+    """One worker per core but one (left for the event loop), at least one."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def _think(kind: str, game: str, view: dict[str, Any], legal: list[str], seed: int | None,
+           budget_ms: float | None, memory: dict[str, Any] | None,
+           optional: bool) -> str | None:
+    """Runs in a worker: a fresh bot with the seat's memory answers once."""
+    from app.bots.api import SearchBot, make_bot
+
+    bot = make_bot(kind, game, seed=seed, budget_ms=budget_ms)
+    if isinstance(bot, SearchBot) and memory is not None:
+        bot.history = History.from_state(memory)
+    if optional:
+        return bot.choose_optional(view, legal)
+    return bot.choose(view, legal)
+
+
+def _warm() -> int:
+    import app.bots.api  # noqa: F401
+    import app.bots.search  # noqa: F401
+
+    return os.getpid()
+
+
+class BotPool:
+    def __init__(self, size: int | None = None,
+                 budget_ms: float | None = DEFAULT_BUDGET_MS) -> None:
+        self.size = size if size is not None and size > 0 else default_size()
+        self.budget_ms = budget_ms
+        self._executor = ProcessPoolExecutor(
+            max_workers=self.size, mp_context=multiprocessing.get_context("spawn"))
+        self._memory: dict[Hashable, History] = {}
+
+    async def warm(self) -> None:
+        """Start every worker and import the bots there (a first search would
+        otherwise pay for it)."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self._executor, _warm)
+                               for _ in range(self.size)))
+
+    async def choose(self, kind: str, game: str, view: dict[str, Any], legal: list[str],
+                     seed: int | None = None, budget_ms: float | None = None,
+                     memory: Hashable | None = None, optional: bool = False) -> str | None:
+        """The bot's answer, thought out in a worker process. ``optional``: the seat
+        may let the moment pass (None)."""
+        if not legal:
+            if optional:
+                return None
+            raise ValueError("a bot was asked to act without legal actions")
+        history = None
+        if memory is not None:
+            history = self._memory.setdefault(memory, History())
+            history.observe(view)
+        if not optional and len(legal) == 1:
+            action: str | None = legal[0]
+        else:
+            budget = self.budget_ms if budget_ms is None else budget_ms
+            loop = asyncio.get_running_loop()
+            action = await loop.run_in_executor(
+                self._executor, _think, kind, game, view, list(legal), seed, budget,
+                history.state() if history is not None else None, optional)
+        if history is not None and action is not None:
+            history.note_action(view, action)
+        return action
+
+    def forget(self, memory: Hashable) -> None:
+        self._memory.pop(memory, None)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    async def __aenter__(self) -> BotPool:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,146 @@
+"""Determinized search (perfect-information Monte Carlo, as Kermit plays Skat).
+
+For one decision: deal the cards this seat cannot see in a way consistent with
+everything it has seen (a *world*), build a real match in that state with the
+rules engine, and play every legal action out to the end of the deal with the
+heuristic bots in every seat. Every action is tried on the same worlds and the
+same dice (common random numbers), so the differences between actions are much
+less noisy than their values. The action with the best mean wins, unless its
+edge over the heuristic's own choice is within noise: then the heuristic's choice
+stands (search never plays worse than its rollout policy on a coin flip).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from app.bots.search.history import History
+
+# How many standard errors the best action must lead the heuristic's choice by
+# (with many alternatives one of them leads by one standard error by chance alone).
+CONFIDENCE = 2.0
+SAFETY = 0.9  # share of the budget the search plans to use
+
+
+@dataclass
+class World:
+    """One determinization: the hidden places filled in (``place -> cards``), and
+    whatever else the game needs to rebuild the state (``extra``)."""
+
+    hidden: dict[str, list[str]]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Game(Protocol):
+    """What the search needs of a game (one module per game implements it)."""
+
+    name: str
+
+    def sample(self, view: dict[str, Any], history: History, rng: random.Random) -> World:
+        """A world consistent with ``view`` and ``history``; raises Inconsistent."""
+
+    def build(self, view: dict[str, Any], history: History, world: World,
+              seed: int) -> Any:
+        """The state ``view`` shows, with the hidden parts from ``world``: an object
+        with ``copy()`` that the game's ``rollout`` plays on."""
+
+    def rollout(self, state: Any, view: dict[str, Any], action: str,
+                rng: random.Random) -> float:
+        """Apply ``action`` for the viewing seat, play the deal out, return its result."""
+
+    def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        """The heuristic's choice (the rollout policy's answer at the root)."""
+
+
+@dataclass
+class Report:
+    """What a search found: per action mean result, the samples behind it."""
+
+    action: str
+    samples: int
+    means: dict[str, float]
+    prior: str
+    elapsed_ms: float
+    failures: int = 0  # worlds that could not be drawn or rebuilt
+
+
+def search(game: Game, view: dict[str, Any], legal: list[str], history: History,
+           rng: random.Random, budget_ms: float | None, max_samples: int,
+           min_samples: int = 1) -> Report:
+    """The best of ``legal`` for the seat of ``view`` (``legal`` may hold a game's
+    name for staying silent, which its ``rollout`` understands)."""
+    start = time.perf_counter()
+    prior = game.prior(view, legal, random.Random(rng.random()))
+    if len(legal) == 1:
+        return Report(legal[0], 0, {}, prior, 0.0)
+    narrow = getattr(game, "candidates", None)
+    if narrow is not None:
+        legal = narrow(view, legal)
+        if prior not in legal:
+            legal = [*legal, prior]
+        if len(legal) == 1:
+            return Report(legal[0], 0, {}, prior, 0.0)
+    # leave room for the answer's way back and a slow last world
+    deadline = None if budget_ms is None else start + max(0.0, SAFETY * budget_ms - 5) / 1000
+
+    totals = {a: 0.0 for a in legal}
+    diffs: dict[str, list[float]] = {a: [] for a in legal}
+    samples = 0
+    failures = 0
+    last_cost = 0.0
+    while samples < max_samples:
+        now = time.perf_counter()
+        # stop when the next world would likely overrun the budget
+        if deadline is not None and samples >= min_samples and now + last_cost > deadline:
+            break
+        if deadline is not None and now > deadline:
+            break
+        sample_seed = rng.getrandbits(62)
+        world_rng = random.Random(sample_seed)
+        try:
+            world = game.sample(view, history, world_rng)
+            base = game.build(view, history, world, sample_seed)
+        except ValueError:
+            failures += 1
+            if failures > 2 * max_samples + 10:
+                break
+            continue
+        results: dict[str, float] = {}
+        for action in legal:
+            if deadline is not None and samples >= 1 and time.perf_counter() > deadline:
+                break  # out of time: this world is dropped half done
+            results[action] = game.rollout(base.copy(), view, action,
+                                           random.Random(sample_seed ^ 0x5EED))
+        if len(results) < len(legal):
+            break
+        for action in legal:
+            totals[action] += results[action]
+            diffs[action].append(results[action] - results[prior])
+        samples += 1
+        last_cost = time.perf_counter() - now
+    elapsed = (time.perf_counter() - start) * 1000.0
+    if samples == 0:
+        return Report(prior, 0, {}, prior, elapsed, failures)
+    means = {a: totals[a] / samples for a in legal}
+    best = max(legal, key=lambda a: (means[a], a == prior))
+    if best != prior and not _clearly_better(diffs[best]):
+        best = prior
+    return Report(best, samples, means, prior, elapsed, failures)
+
+
+def _clearly_better(diffs: list[float]) -> bool:
+    """Whether the paired differences to the prior's results are positive beyond noise."""
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return False
+    if n < 2:
+        return False
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var == 0:
+        return True
+    return mean > CONFIDENCE * math.sqrt(var / n)
