@@ -35,3 +35,9 @@ class Stale(RoomError):
 
 class Illegal(RoomError):
     status = 422
+
+
+class Conflict(RoomError):
+    """The request collides with the table as it is (say, a seat that is taken)."""
+
+    status = 409
