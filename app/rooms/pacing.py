@@ -108,8 +108,8 @@ class Pacing:
     async def flush_locked(self, room: Room) -> None:
         """Apply the queued moves (the pause is over; the caller holds the lock)."""
         assert self._apply is not None
-        queued, room.queued = dict(sorted(room.queued.items())), {}
-        for seat, (action, version) in queued.items():
+        for seat in sorted(room.queued):
+            action, version = room.queued.pop(seat)  # shown as queued until applied
             match = room.match
             if match is None or match.is_over or version != room.version:
                 continue  # the table changed: the seat sees it as it is now

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import APIRouter, Form, Request
@@ -9,15 +10,17 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.config import get_settings
 from app.db import repo
-from app.games import GAMES
+from app.games import GAMES, Option
 from app.i18n import _
 from app.rooms.errors import Forbidden, RoomError
+from app.rooms.table_options import TABLE_OPTIONS
 from app.web import replay
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, origin_allowed
 from app.web.presentation import find, presentation
 from app.web.render import table_context, templates
 
 router = APIRouter(include_in_schema=False)
+log = logging.getLogger("stammtisch.web")
 
 
 def _set_cookie(response: Response, name: str, value: str, room_id: str) -> None:
@@ -27,8 +30,24 @@ def _set_cookie(response: Response, name: str, value: str, room_id: str) -> None
     )
 
 
+def _read_options(prefix: str, spec: tuple[Option, ...], form: dict[str, Any],
+                  options: dict[str, Any]) -> None:
+    """The form's fields "<prefix>.<option>" of the options in ``spec``, typed."""
+    for opt in spec:
+        key = f"{prefix}.{opt.name}"
+        if opt.kind == "bool":
+            options[opt.name] = key in form
+        elif form.get(key) not in (None, ""):
+            try:
+                options[opt.name] = int(str(form[key]))
+            except ValueError:
+                message = _("{option} must be a whole number.").format(option=_(opt.label))
+                raise RoomError(message) from None
+
+
 def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
-    """The lobby form's fields for ``game`` ("<game>.<option>") as typed options."""
+    """The lobby form's fields for ``game`` ("<game>.<option>") and the table's own
+    ("table.<option>", the same for every game) as typed options."""
     info = GAMES[game]
     players = None
     raw_players = form.get(f"{game}.players")
@@ -38,22 +57,15 @@ def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[st
         except ValueError:
             raise RoomError(_("Players must be a number.")) from None
     options: dict[str, Any] = {}
-    for opt in info.options:
-        key = f"{game}.{opt.name}"
-        if opt.kind == "bool":
-            options[opt.name] = key in form
-        elif form.get(key) not in (None, ""):
-            try:
-                options[opt.name] = int(str(form[key]))
-            except ValueError:
-                message = _("{option} must be a whole number.").format(option=opt.label)
-                raise RoomError(message) from None
+    _read_options(game, info.options, form, options)
+    if any(k.startswith("table.") for k in form):
+        _read_options("table", TABLE_OPTIONS, form, options)
     return players, options
 
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
-    return templates.TemplateResponse(request, "lobby.html", {})
+    return templates.TemplateResponse(request, "lobby.html", {"table_options": TABLE_OPTIONS})
 
 
 @router.post("/rooms")
@@ -68,8 +80,9 @@ async def create_room_form(request: Request, service: Service) -> Response:
         players, options = _parse_options(game, form)
         room, host_token = await service.create(game=game, players=players, options=options)
     except RoomError as exc:
-        return templates.TemplateResponse(request, "lobby.html", {"error": exc.message},
-                                          status_code=400)
+        return templates.TemplateResponse(
+            request, "lobby.html", {"error": exc.message, "table_options": TABLE_OPTIONS},
+            status_code=400)
     response = RedirectResponse(f"/r/{room.id}", status_code=303)
     _set_cookie(response, HOST_COOKIE, host_token, room.id)
     return response
@@ -97,19 +110,22 @@ async def room_page(room_id: str, request: Request, service: Service) -> HTMLRes
 
 @router.post("/r/{room_id}/join")
 async def join_form(room_id: str, request: Request, service: Service,
-                    name: str = Form("")) -> Response:
+                    name: str = Form(""), seat: str = Form("")) -> Response:
+    """Take a seat: the free seat picked on the table (``seat``; empty: the first
+    free one), or in a running match a seat the host released ("Take this seat")."""
     if not origin_allowed(request):
         return HTMLResponse(_("Cross-site request refused."), status_code=403)
     try:
         room = service.get(room_id)
         if room.seat_of(request.cookies.get(SEAT_COOKIE)) is not None:
             raise Forbidden("You already have a seat at this table.")
-        seat, token = await service.join(room_id, name)
+        seat_no, token = await service.join(room_id, name, seat=seat.strip() or None)
     except RoomError as exc:
         return _room_page(request, service, room_id, join_error=exc.message,
                           join_name=name[:24], status_code=exc.status)
     response = RedirectResponse(f"/r/{room_id}", status_code=303)
     _set_cookie(response, SEAT_COOKIE, token, room_id)
+    log.info("seat %d taken by the join form", seat_no)
     return response
 
 
