@@ -210,3 +210,64 @@ def test_the_result_of_a_deal_waits_for_next_deal_from_everyone_at_the_table(
         assert TITLE_RE.search(frame).group(1).startswith("▶ ") == (i == turn)
     for ws in sockets:
         ws.close()
+
+
+def host_socket(server: Server, table: Table) -> Any:
+    from websockets.sync.client import connect
+
+    return connect(f"{server.ws_base}/r/{table.room}/ws", open_timeout=5, max_size=2**22,
+                   legacy=True,
+                   additional_headers={"Cookie": f"stammtisch_host={table.host_token}"})
+
+
+def test_host_commands_over_the_socket_swap_remove_a_bot_and_kick(
+        sqlite_server: Server) -> None:
+    table = Table(sqlite_server.base, "schafkopf", options={"dealer": 3}, seed=4)
+    table.join("Anna")
+    ws = host_socket(sqlite_server, table)
+    ws.recv(timeout=5)
+    ws.send('{"cmd": "add_bot"}')
+    recv_until(ws, lambda f: "Remove this bot" in f)
+    ws.send('{"cmd": "swap", "a": "0", "b": "2"}')  # htmx sends form values as text
+    recv_until(ws, lambda f: frame_version(f) >= 3)
+    assert table.view()["seats"][2] == "Anna"
+    ws.send('{"cmd": "remove_bot", "seat": 1}')
+    recv_until(ws, lambda f: frame_version(f) >= 4)
+    assert table.view()["seats"] == [None, None, "Anna", None]
+    ws.send('{"cmd": "remove_bot", "seat": 2}')  # Anna is no bot: refused, to the host only
+    assert "no bot" in (frame_flash(recv_until(ws, lambda f: frame_flash(f) is not None)) or "")
+    for name in ("Bert", "Cilli", "Done"):
+        table.join(name)
+    assert table.start().status_code == 200
+    anna = table.tokens[0]
+    ws.send('{"cmd": "kick", "seat": 2}')
+    recv_until(ws, lambda f: "seat free · a bot plays" in f)
+    assert table.http.get(f"/api/rooms/{table.room}/view",
+                          headers={"Authorization": f"Bearer {anna}"}).status_code == 403
+    spectator = open_socket(sqlite_server.ws_base, table.room)
+    ws.send('{"cmd": "kick", "seat": 9}')
+    assert "seat" in (frame_flash(recv_until(ws, lambda f: frame_flash(f) is not None)) or "")
+    taker = table.http.post(f"/api/rooms/{table.room}/join", json={"name": "Vroni"})
+    assert taker.status_code == 200 and taker.json()["seat"] == 2
+    hand = table.view(taker.json()["token"])["view"]["hand"]
+    frame = recv_until(spectator, lambda f: "Vroni" in f)
+    assert not any(f'title="{t}"' in frame for t in hidden_titles("schafkopf", hand))
+    for sock in (ws, spectator):
+        sock.close()
+
+
+def test_the_replay_says_who_a_bot_played_for() -> None:
+    from app.db.repo import LoggedAction
+    from app.web import replay
+    from app.web.presentation import presentation
+
+    names = list(NAMES)
+    for game in ("schafkopf", "mauscheln"):
+        line = presentation(game).describe(
+            {"type": "stand_in", "seat": 1, "reason": "clock"}, names)
+        assert line == "A bot plays for Bert (out of time)."
+    log = [LoggedAction(6, 1, "play:EO", [{"type": "stand_in", "seat": 1, "reason": "away"},
+                                         {"type": "play", "seat": 1, "card": "EO"}])]
+    step = replay.build("schafkopf", log, names)[0]
+    assert step.lines[0] == "A bot plays for Bert (away from the table)."
+    assert step.trick and step.trick[0][0] == "Bert"
