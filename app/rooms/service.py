@@ -29,6 +29,7 @@ from app.bots import BOT_NAMES
 from app.config import get_settings
 from app.db import Database, repo
 from app.games import GAMES, IllegalAction, new_match
+from app.i18n import _
 from app.rooms import presence
 from app.rooms.bot_driver import BotDriver
 from app.rooms.clock import Clock, MonotonicClock
@@ -184,7 +185,7 @@ class RoomService:
             if not free:
                 raise Forbidden("Every seat at this table is taken.")
             if wanted is not None and wanted not in free:
-                raise Conflict("That seat is taken; pick a free one.")
+                raise Conflict(_("That seat is taken; pick a free one."))
             self._check_name(room, name)
             token = new_token()
             index = free[0] if wanted is None else wanted
@@ -207,8 +208,8 @@ class RoomService:
             if room.match is None or room.match.is_over or not released:
                 raise Forbidden("The match has already started; you can watch.")
             if seat is not None and seat not in released:
-                raise Conflict("That seat is not free; a seat the host released can be "
-                               "taken over.")
+                raise Conflict(_("That seat is not free; a seat the host released can "
+                                 "be taken over."))
             index = released[0] if seat is None else seat
             self._check_name(room, name, but=index)
             token = new_token()
@@ -228,7 +229,8 @@ class RoomService:
         if isinstance(seat, str) and seat.isascii() and seat.isdigit():
             seat = int(seat)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < room.players:
-            raise BadRequest(f"A seat is a number from 0 to {room.players - 1}.")
+            raise BadRequest(_("A seat is a number from 0 to {last}.").format(
+                last=room.players - 1))
         return seat
 
     @staticmethod
@@ -264,10 +266,10 @@ class RoomService:
         index = self._seat_number(room, seat)
         async with room.lock:
             if room.match is not None:
-                raise BadRequest("The match has started; a bot stays until it ends.")
+                raise BadRequest(_("The match has started; a bot stays until it ends."))
             player = room.seats[index]
             if player is None or not player.is_bot:
-                raise BadRequest("There is no bot in that seat.")
+                raise BadRequest(_("There is no bot in that seat."))
             await self.db.run(repo.remove_seat, match_id=room.id, seat=index,
                               version=room.version + 1)
             room.seats[index] = None
@@ -280,13 +282,13 @@ class RoomService:
         self._check_host(room, host_token, "swap seats")
         first, second = self._seat_number(room, a), self._seat_number(room, b)
         if first == second:
-            raise BadRequest("Pick two different seats to swap.")
+            raise BadRequest(_("Pick two different seats to swap."))
         async with room.lock:
             if room.match is not None:
-                raise BadRequest("The match has started; seats cannot be swapped now.")
+                raise BadRequest(_("The match has started; seats cannot be swapped now."))
             one, two = room.seats[first], room.seats[second]
             if one is None and two is None:
-                raise BadRequest("Both seats are free; there is nobody to move.")
+                raise BadRequest(_("Both seats are free; there is nobody to move."))
             await self.db.run(repo.swap_seats, match_id=room.id, a=first, b=second,
                               version=room.version + 1)
             for player, to in ((one, second), (two, first)):
@@ -306,12 +308,12 @@ class RoomService:
         index = self._seat_number(room, seat)
         async with room.lock:
             if room.match is None or room.match.is_over:
-                raise BadRequest("Seats can be released while a match runs.")
+                raise BadRequest(_("Seats can be released while a match runs."))
             player = room.seats[index]
             if player is None or player.is_bot:
-                raise BadRequest("A bot plays that seat already.")
+                raise BadRequest(_("A bot plays that seat already."))
             if room.stand_ins.get(index) == RELEASED:
-                raise BadRequest("That seat is released already.")
+                raise BadRequest(_("That seat is released already."))
             dead = "released:" + secrets.token_hex(24)  # no token hashes to this
             await self.db.run(repo.release_seat, match_id=room.id, seat=index,
                               dead_hash=dead)
