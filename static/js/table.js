@@ -177,3 +177,13 @@ document.addEventListener("change", function (e) {
     if (signal && signal.dataset.title) { document.title = signal.dataset.title; }
   });
 })();
+
+// Buttons that need a second thought (the host releasing a seat) ask first; the
+// WebSocket extension does not read hx-confirm, so the click stops here if not.
+document.addEventListener("click", function (e) {
+  var el = e.target && e.target.closest && e.target.closest("[data-confirm]");
+  if (el && !window.confirm(el.dataset.confirm)) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+}, true);

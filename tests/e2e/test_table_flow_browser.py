@@ -194,3 +194,47 @@ def test_the_result_waits_for_next_deal_and_shows_the_last_trick(
         assert page.locator(".trick.final").count() == 0
     for c in contexts:
         c.close()
+
+
+def test_the_host_kicks_a_seat_and_somebody_takes_it_over(
+        browser: Any, sqlite_server: Server, shots: Path) -> None:
+    contexts = table_contexts(browser, 1)  # Anna (host) on a desktop, Bert on a phone
+    anna, bert = (c.new_page() for c in contexts)
+    anna.goto(sqlite_server.base + "/")
+    anna.check("#game-schafkopf")
+    anna.fill('[name="table.trick_pause_ms"]', "0")
+    anna.click("form.create button[type=submit]")
+    anna.wait_for_url("**/r/*")
+    url = anna.url
+    join_at(anna, url, "Anna", 0)
+    join_at(bert, url, "Bert", 1)
+    for seat in (2, 3):
+        anna.click('[data-cmd="add_bot"]')
+        anna.wait_for_selector(f'.plate[data-seat="{seat}"] .tag')
+    start(anna)
+    bert.wait_for_selector(".hand .card")
+    anna.click("summary >> text=Host: seats…")
+    kick = anna.locator('[data-cmd="kick"][data-seat="1"]')
+    anna.once("dialog", lambda d: d.dismiss())  # on second thought: no
+    kick.click()
+    anna.wait_for_timeout(300)
+    assert bert.locator(".hand .card").count() == 8, "a dismissed confirm changes nothing"
+    anna.once("dialog", lambda d: d.accept())
+    kick.click()
+    bert.wait_for_selector("#flash >> text=released your seat")
+    assert bert.locator(".hand .card").count() == 0, "Bert's old page sees no cards"
+    anna.wait_for_selector('.plate[data-seat="1"] .tag.stand-in')
+    anna.screenshot(path=str(shots / "seat-released-desktop.png"), full_page=True)
+    bert.reload()  # his cookie no longer holds the seat: anybody may take it over
+    take = bert.locator('[data-take="1"]')
+    take.wait_for()
+    bert.screenshot(path=str(shots / "take-this-seat-phone.png"), full_page=True)
+    bert.fill('input[name="name"]', "Vroni")
+    take.click()
+    bert.wait_for_selector(".plate.me")
+    assert "Vroni" in bert.inner_text(".plate.me")
+    assert bert.locator(".hand .card").count() >= 7, "the seat's own view"
+    anna.wait_for_function(
+        "document.querySelector('.plate[data-seat=\"1\"]').innerText.includes('Vroni')")
+    for c in contexts:
+        c.close()
