@@ -132,8 +132,11 @@ class RoomSetup:
 
 async def open_room(http: httpx.AsyncClient, index: int, ws_seats: int) -> RoomSetup:
     # unseeded, like every room people open (a seeded match also stores its RNG state)
+    # no trick pause and no held result: the bench measures the server, not the pacing
     r = await http.post("/api/rooms", json={"game": "schafkopf",
-                                             "options": {"dealer": index % PLAYERS}})
+                                             "options": {"dealer": index % PLAYERS,
+                                                         "trick_pause_ms": 0,
+                                                         "next_deal_s": 0}})
     r.raise_for_status()
     room, host = r.json()["room"], r.json()["host_token"]
     tokens = []

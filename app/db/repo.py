@@ -88,6 +88,45 @@ def add_seat(session: Session, *, match_id: str, seat: int, name: str, token: st
         row.last_active = now()
 
 
+def replace_seat(session: Session, *, match_id: str, seat: int, name: str,
+                 token: str) -> None:
+    """Somebody new takes over a seat in a running match: a new name and token (the
+    old token stops working)."""
+    session.execute(update(SeatRow).where(SeatRow.match_id == match_id, SeatRow.seat == seat)
+                    .values(name=name, token_hash=token_hash(token), is_bot=False,
+                            joined_at=now()))
+
+
+def release_seat(session: Session, *, match_id: str, seat: int, dead_hash: str) -> None:
+    """The host released a seat: its token stops working (``dead_hash`` matches no
+    token anybody has) until somebody takes the seat over."""
+    session.execute(update(SeatRow).where(SeatRow.match_id == match_id, SeatRow.seat == seat)
+                    .values(token_hash=dead_hash))
+
+
+def remove_seat(session: Session, *, match_id: str, seat: int, version: int) -> None:
+    """A seat is free again before the start (the host removed a bot)."""
+    session.execute(delete(SeatRow).where(SeatRow.match_id == match_id, SeatRow.seat == seat))
+    session.execute(update(MatchRow).where(MatchRow.id == match_id)
+                    .values(version=version, last_active=now()))
+
+
+def swap_seats(session: Session, *, match_id: str, a: int, b: int, version: int) -> None:
+    """The people (or free places) at seats ``a`` and ``b`` change places before the
+    start (through a free number, so the unique (match, seat) pair always holds)."""
+    rows = {r.seat: r for r in session.scalars(
+        select(SeatRow).where(SeatRow.match_id == match_id, SeatRow.seat.in_((a, b))))}
+    parked = -1 - a - b
+    for seat, to in ((a, parked), (b, a)):
+        if seat in rows:
+            rows[seat].seat = to
+            session.flush()
+    if a in rows:
+        rows[a].seat = b
+    session.execute(update(MatchRow).where(MatchRow.id == match_id)
+                    .values(version=version, last_active=now()))
+
+
 class LedgerMismatch(Exception):
     """Balances and pot would not add up: nothing is written."""
 

@@ -81,3 +81,9 @@ class Unavailable(Illegal):
     stops on this one too)."""
 
     status = 503
+
+
+class Conflict(RoomError):
+    """The request collides with the table as it is (say, a seat that is taken)."""
+
+    status = 409

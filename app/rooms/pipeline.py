@@ -19,6 +19,7 @@ from app.db import Database, repo
 from app.db.retry import DatabaseUnavailable
 from app.games import GAMES, N_, IllegalAction, Match
 from app.rooms.errors import BadRequest, Illegal, NotFound, Stale, Unavailable
+from app.rooms.pacing import Pacing, pause_left
 from app.rooms.recovery import MOVE_NOT_KEPT
 from app.rooms.room import Room
 from app.rooms.windows import ChallengeWindows
@@ -43,15 +44,20 @@ def check_version(version: Any) -> int:
 
 
 class ActionPipeline:
-    def __init__(self, db: Database, windows: ChallengeWindows) -> None:
+    def __init__(self, db: Database, windows: ChallengeWindows, pacing: Pacing) -> None:
         self.db = db
         self.windows = windows
         # the room waits for the database (app.rooms.recovery); set by the service
         self.on_unavailable: Callable[[Room], None] = lambda room: None
+        self.pacing = pacing
+        #: runs after every step is written and shown (the turn clock, stand-ins)
+        self.after_commit: Callable[[Room], None] = lambda room: None
 
     async def act(self, room: Room, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
         """A player's action made from the view of ``version``. A move that must
-        wait for a challenge window waits outside the lock, then is checked again."""
+        wait for a challenge window waits outside the lock, then is checked again.
+        A legal move made while a finished trick or deal is on show is queued
+        (``room.queued``) and takes effect when the pause ends; it returns ``[]``."""
         version = check_version(version)
         if not isinstance(action, str):
             raise BadRequest("An action is a text such as 'play:EO'.")
@@ -59,9 +65,16 @@ class ActionPipeline:
         while True:
             async with room.lock:
                 match = self._running(room)
+                if room.queued and pause_left(room) <= 0:  # the pause just ended
+                    await self.pacing.flush_locked(room)
+                    match = self._running(room)
                 if version != room.version:
                     raise Stale(STALE_AFTER_CHALLENGE if held else STALE)
                 self.verify(match, seat, action)
+                if pause_left(room) > 0:
+                    self.pacing.queue(room, seat, action, version)
+                    room.tell()
+                    return []
                 wait = self.windows.held_back(room, action)
                 if wait <= 0:
                     return await self.apply_locked(room, seat, action)
@@ -87,30 +100,34 @@ class ActionPipeline:
         except IllegalAction as exc:
             raise Illegal.of(exc) from None
 
-    async def apply_locked(self, room: Room, seat: int, action: str) -> list[dict[str, Any]]:
+    async def apply_locked(self, room: Room, seat: int, action: str,
+                           note: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Apply to a copy and commit. The caller holds ``room.lock``; ``apply``
-        verifies the action itself, so an illegal one changes nothing."""
+        verifies the action itself, so an illegal one changes nothing. ``note`` is a
+        public room event logged before the engine's (a bot playing for a person)."""
         assert room.match is not None
         work = room.match.copy()
         try:
             events = work.apply(seat, action)
         except IllegalAction as exc:
             raise Illegal.of(exc) from None
-        await self.commit(room, work, seat, action, events)
+        await self.commit(room, work, seat, action, events, note=note)
         return events
 
     async def commit(self, room: Room, match: Match, seat: int | None, action: str,
                      events: list[dict[str, Any]], *, started: bool = False,
-                     start_chips: list[int] | None = None) -> None:
+                     start_chips: list[int] | None = None,
+                     note: dict[str, Any] | None = None) -> None:
         """Make a step durable, then make ``match`` the room's match and show it.
         If it cannot be written the room stops where it was."""
         deals = [self.deal_record(room, match, e) for e in events
                  if e.get("type") == "deal_end"]
         finished = (list(match.scores), list(match.winners)) if match.is_over else None
+        logged = [note, *events] if note is not None else events
         try:
             await self.db.run(
                 repo.record_step, match_id=room.id, seq=room.version + 1, seat=seat,
-                action=action, events=events, snapshot=match.snapshot(), deals=deals,
+                action=action, events=logged, snapshot=match.snapshot(), deals=deals,
                 started=started, start_chips=start_chips, finished=finished)
         except repo.LedgerMismatch as exc:
             log.error("room %s stopped: %s", room.id, exc)
@@ -131,7 +148,9 @@ class ActionPipeline:
         room.match = match
         room.deal_scores.extend((d.deal_no, list(d.scores_after)) for d in deals)
         self.windows.after_step(room)
+        self.pacing.after_step(room, events)
         room.changed()
+        self.after_commit(room)
 
     async def _landed(self, room: Room) -> bool:
         """Whether the database already holds a step past the room's version: a

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from app.db import Database, repo
 from app.games import restore
@@ -31,7 +32,7 @@ FIRST_PAUSE_S, MAX_PAUSE_S = 0.5, 15.0
 
 
 class DatabaseRecovery:
-    def __init__(self, db: Database, spawn: Callable[[Awaitable[None]], None],
+    def __init__(self, db: Database, spawn: Callable[[Awaitable[None]], Any],
                  resumed: Callable[[Room], None]) -> None:
         self.db = db
         self._spawn = spawn

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.db.repo import token_hash  # tokens are kept only as hashes
-from app.games import Match
+from app.games import Match, new_match
 from app.rooms.clock import Clock, MonotonicClock
 from app.rooms.table_options import TABLE_DEFAULTS
 
@@ -28,6 +28,17 @@ class Seat:
 
 
 Listener = Callable[["Room"], None]
+
+
+@dataclass
+class DealHold:
+    """The table shows the result of deal ``deal_no`` (the engine has dealt on
+    already) until ``until`` (clock time) or until every seated person with an open
+    page pressed "Next deal" (``ready``)."""
+
+    deal_no: int
+    until: float
+    ready: set[int] = field(default_factory=set)
 
 
 @dataclass(eq=False)
@@ -61,6 +72,20 @@ class Room:
     # a rematch links the rooms: the next one's id once the host started it
     prev_id: str | None = None
     next_id: str | None = None
+    # turns (app.rooms.turns): seats a bot plays for, with the reason ("away",
+    # "clock": until the person acts or comes back; "released": the host released the
+    # seat, until somebody takes it over), and the turn clock's deadline (clock time)
+    # for the move awaited at ``turn_version``
+    stand_ins: dict[int, str] = field(default_factory=dict)
+    turn_deadline: float | None = None
+    turn_version: int = -1
+    # pacing (app.rooms.pacing): a finished trick stays until ``pause_until``; a
+    # finished deal's result is shown while ``hold`` is set; moves made meanwhile wait
+    # in ``queued`` (seat -> (action, version)) and take effect when the pause ends
+    pause_until: float = 0.0
+    hold: DealHold | None = None
+    queued: dict[int, tuple[str, int]] = field(default_factory=dict)
+    teams_cache: list[list[int]] | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -119,6 +144,11 @@ class Room:
         for listener in list(self.listeners):
             listener(self)
 
+    def tell(self) -> None:
+        """Tell every listener without bumping the version (presence, a move queued
+        during a pause, "Next deal", a seat released: nothing a move depends on)."""
+        self._tell()
+
     def arrive(self, seat: int | None) -> None:
         """A connection for ``seat`` opened: the others see who is at the table.
         Presence is not game state, so the version stays (no move becomes stale)."""
@@ -151,3 +181,16 @@ class Room:
     def is_present(self, seat: int) -> bool:
         player = self.seats[seat]
         return bool(player and (player.is_bot or self.present.get(seat)))
+
+    def teams(self) -> list[list[int]]:
+        """The teams of the game at this table (the engine view's ``teams``; [] for
+        a game without teams), known before the match starts too."""
+        if self.match is not None:
+            return list(self.match.view(None).get("teams") or [])
+        if self.teams_cache is None:
+            try:
+                sample = new_match(self.game, self.players, self.options)
+                self.teams_cache = list(sample.view(None).get("teams") or [])
+            except ValueError:
+                self.teams_cache = []
+        return self.teams_cache

@@ -6,11 +6,16 @@ open rooms and composes the parts that do the work:
 - :mod:`app.rooms.pipeline`: check, apply on a copy, write, then show;
 - :mod:`app.rooms.windows`: challenge windows and the silent accept;
 - :mod:`app.rooms.bot_driver`: bots move when it is their turn;
+- :mod:`app.rooms.turns`: the turn clock, and a bot plays for a person who is away,
+  out of time or whose seat the host released;
+- :mod:`app.rooms.pacing`: a finished trick and a deal's result stay on show, moves
+  made meanwhile are queued;
 - :mod:`app.rooms.upkeep`: restore at start-up, idle rooms leave memory;
 - :mod:`app.rooms.chat`: the table's chat and reactions (never the match);
 - :mod:`app.rooms.rematch`: play again with the same people.
 
-Seating and the host's commands (create, join, add a bot, start, end) are here.
+Seating and the host's commands (create, join or take over a seat, add or remove a
+bot, swap seats, start, release a seat, end) are here.
 """
 
 from __future__ import annotations
@@ -27,16 +32,20 @@ from app.bots import BOT_NAMES
 from app.config import get_settings
 from app.db import Database, repo
 from app.games import GAMES, N_, IllegalAction, new_match
+from app.i18n import _
+from app.rooms import presence
 from app.rooms.bot_driver import BotDriver
 from app.rooms.chat import TableChat
 from app.rooms.clock import Clock, MonotonicClock
-from app.rooms.errors import BadRequest, Forbidden, NotFound, Unauthorized
+from app.rooms.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
+from app.rooms.pacing import Pacing, pause_left
 from app.rooms.pipeline import ActionPipeline
 from app.rooms.quotas import RoomQuota, check_someone_plays
 from app.rooms.recovery import DatabaseRecovery
 from app.rooms.rematch import open_rematch
 from app.rooms.room import Room, Seat, token_hash
 from app.rooms.table_options import split_options
+from app.rooms.turns import RELEASED, Turns
 from app.rooms.upkeep import load_open_rooms
 from app.rooms.windows import ChallengeWindows
 
@@ -73,6 +82,23 @@ def same_name(a: str, b: str) -> bool:
         "NFKC", b).casefold()
 
 
+def pause_left_of(room: Room) -> float:
+    return pause_left(room)
+
+
+def _swap_keys(book: dict[int, Any], a: int, b: int) -> None:
+    moved = {b: book[a]} if a in book else {}
+    moved.update({a: book[b]} if b in book else {})
+    book.pop(a, None)
+    book.pop(b, None)
+    book.update(moved)
+
+
+def released_seats(room: Room) -> list[int]:
+    """Seats the host released in a running match: anybody may take them over."""
+    return sorted(s for s, why in room.stand_ins.items() if why == RELEASED)
+
+
 def new_room_id() -> str:
     return secrets.token_urlsafe(16)  # 128 bits
 
@@ -95,17 +121,32 @@ class RoomService:
                                unstarted_idle_seconds=settings.unstarted_room_idle_minutes * 60)
         self._tasks: set[asyncio.Task[None]] = set()
         self.windows = ChallengeWindows(self._spawn)
-        self.pipeline = ActionPipeline(db, self.windows)
+        self.pacing = Pacing(self._spawn)
+        self.turns = Turns(db, self._spawn)
+        self.pipeline = ActionPipeline(db, self.windows, self.pacing)
         self.bots = BotDriver(self.pipeline, max(0, delay) / 1000)
         self.windows.attach(self.pipeline.apply_locked, self.bots.wake)
-        self.recovery = DatabaseRecovery(db, self._spawn, self._resumed)
+        self.recovery = DatabaseRecovery(db, self._spawn, self._reloaded)
         self.pipeline.on_unavailable = self.recovery.wait_for_database
         self.chat = TableChat(db)
+        self.pacing.attach(self.pipeline.apply_locked, self._resumed)
+        self.turns.attach(self.bots.wake, pause_left_of)
+        self.pipeline.after_commit = self.turns.refresh
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
+    def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _resumed(self, room: Room) -> None:
+        """A finished trick or deal was shown long enough: the turn clock starts and
+        the bots move on."""
+        had = room.turn_deadline
+        self.turns.refresh(room)
+        if room.turn_deadline != had:
+            room.tell()
+        self.bots.wake(room)
 
     # ----- lookups -----------------------------------------------------------
     def get(self, room_id: str) -> Room:
@@ -150,12 +191,17 @@ class RoomService:
         log.info("room created game=%s players=%d", game, count)
         return room, host_token
 
-    async def join(self, room_id: str, name: Any, *, is_bot: bool = False) -> tuple[int, str]:
-        """Seat ``name`` in the next free seat; a bot (``name`` None) gets a free
-        bot name."""
+    async def join(self, room_id: str, name: Any, *, is_bot: bool = False,
+                   seat: Any = None) -> tuple[int, str]:
+        """Seat ``name`` in ``seat`` (None: the first free one); a bot (``name``
+        None) gets a free bot name. Once the match runs, a person may take over a seat
+        the host released (:meth:`take_over`)."""
         room = self.get(room_id)
         if not is_bot:
             name = clean_name(name)
+        wanted = self._seat_number(room, seat) if seat is not None else None
+        if room.match is not None and not is_bot:
+            return await self.take_over(room_id, name, wanted)
         async with room.lock:
             if name is None:
                 name = self._bot_name(room)
@@ -164,15 +210,60 @@ class RoomService:
             free = room.free_seats
             if not free:
                 raise Forbidden("Every seat at this table is taken.")
-            if any(s is not None and same_name(s.name, name) for s in room.seats):
-                raise BadRequest("Somebody at this table already has that name.")
+            if wanted is not None and wanted not in free:
+                raise Conflict(_("That seat is taken; pick a free one."))
+            self._check_name(room, name)
             token = new_token()
-            seat = Seat(index=free[0], name=name, token_hash=token_hash(token), is_bot=is_bot)
-            await self.db.run(repo.add_seat, match_id=room.id, seat=seat.index, name=name,
+            index = free[0] if wanted is None else wanted
+            new = Seat(index=index, name=name, token_hash=token_hash(token), is_bot=is_bot)
+            await self.db.run(repo.add_seat, match_id=room.id, seat=index, name=name,
                               token=token, is_bot=is_bot, version=room.version + 1)
-            room.seats[seat.index] = seat
+            room.seats[index] = new
+            if not is_bot:
+                presence.seen(room, index)
             room.changed()
-        return seat.index, token
+        return index, token
+
+    async def take_over(self, room_id: str, name: str, seat: int | None) -> tuple[int, str]:
+        """Somebody opens the link of a running match and takes over a seat the host
+        released (``seat``, or the first such seat): a new name and seat token; the
+        old token stops working."""
+        room = self.get(room_id)
+        async with room.lock:
+            released = released_seats(room)
+            if room.match is None or room.match.is_over or not released:
+                raise Forbidden("The match has already started; you can watch.")
+            if seat is not None and seat not in released:
+                raise Conflict(_("That seat is not free; a seat the host released can "
+                                 "be taken over."))
+            index = released[0] if seat is None else seat
+            self._check_name(room, name, but=index)
+            token = new_token()
+            await self.db.run(repo.replace_seat, match_id=room.id, seat=index, name=name,
+                              token=token)
+            room.seats[index] = Seat(index=index, name=name, token_hash=token_hash(token))
+            self.turns.taken_over(room, index)
+            presence.seen(room, index)
+            room.tell()
+        self.turns.refresh(room)
+        self.pacing.check(room)
+        log.info("seat taken over game=%s", room.game)
+        return index, token
+
+    @staticmethod
+    def _seat_number(room: Room, seat: Any) -> int:
+        if isinstance(seat, str) and seat.isascii() and seat.isdigit():
+            seat = int(seat)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < room.players:
+            raise BadRequest(_("A seat is a number from 0 to {last}.").format(
+                last=room.players - 1))
+        return seat
+
+    @staticmethod
+    def _check_name(room: Room, name: str, but: int | None = None) -> None:
+        if any(s is not None and s.index != but and same_name(s.name, name)
+               for s in room.seats):
+            raise BadRequest("Somebody at this table already has that name.")
 
     @staticmethod
     def _bot_name(room: Room) -> str:
@@ -195,6 +286,74 @@ class RoomService:
         self._check_host(room, host_token, ONLY_HOST_BOTS)
         seat, _token = await self.join(room_id, None, is_bot=True)
         return seat
+
+    async def remove_bot(self, room_id: str, host_token: str | None, seat: Any) -> None:
+        """The host frees a bot's seat before the start."""
+        room = self.get(room_id)
+        self._check_host(room, host_token, "remove bots")
+        index = self._seat_number(room, seat)
+        async with room.lock:
+            if room.match is not None:
+                raise BadRequest(_("The match has started; a bot stays until it ends."))
+            player = room.seats[index]
+            if player is None or not player.is_bot:
+                raise BadRequest(_("There is no bot in that seat."))
+            await self.db.run(repo.remove_seat, match_id=room.id, seat=index,
+                              version=room.version + 1)
+            room.seats[index] = None
+            room.changed()
+
+    async def swap(self, room_id: str, host_token: str | None, a: Any, b: Any) -> None:
+        """The host lets two seats (or a seat and a free place) change places before
+        the start, say so that partners sit together."""
+        room = self.get(room_id)
+        self._check_host(room, host_token, "swap seats")
+        first, second = self._seat_number(room, a), self._seat_number(room, b)
+        if first == second:
+            raise BadRequest(_("Pick two different seats to swap."))
+        async with room.lock:
+            if room.match is not None:
+                raise BadRequest(_("The match has started; seats cannot be swapped now."))
+            one, two = room.seats[first], room.seats[second]
+            if one is None and two is None:
+                raise BadRequest(_("Both seats are free; there is nobody to move."))
+            await self.db.run(repo.swap_seats, match_id=room.id, a=first, b=second,
+                              version=room.version + 1)
+            for player, to in ((one, second), (two, first)):
+                room.seats[to] = player
+                if player is not None:
+                    player.index = to
+            _swap_keys(room.present, first, second)
+            _swap_keys(room.last_seen, first, second)
+            room.changed()
+
+    async def release(self, room_id: str, host_token: str | None, seat: Any) -> None:
+        """The host releases a person's seat in a running match ("Kick"): a bot plays
+        it until somebody opens the room link and takes it over; the seat's token
+        (and the browser cookie holding it) stops working at once."""
+        room = self.get(room_id)
+        self._check_host(room, host_token, "release a seat")
+        index = self._seat_number(room, seat)
+        async with room.lock:
+            if room.match is None or room.match.is_over:
+                raise BadRequest(_("Seats can be released while a match runs."))
+            player = room.seats[index]
+            if player is None or player.is_bot:
+                raise BadRequest(_("A bot plays that seat already."))
+            if room.stand_ins.get(index) == RELEASED:
+                raise BadRequest(_("That seat is released already."))
+            dead = "released:" + secrets.token_hex(24)  # no token hashes to this
+            await self.db.run(repo.release_seat, match_id=room.id, seat=index,
+                              dead_hash=dead)
+            player.token_hash = dead
+            room.present.pop(index, None)
+            room.queued.pop(index, None)
+            self.turns.release(room, index)
+            room.tell()
+        self.turns.refresh(room)
+        self.pacing.check(room)
+        self.bots.wake(room)
+        log.info("seat released game=%s", room.game)
 
     async def start(self, room_id: str, host_token: str | None) -> None:
         room = self.get(room_id)
@@ -237,10 +396,51 @@ class RoomService:
 
     # ----- play ----------------------------------------------------------------
     async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
+        """A person's move (queued while a finished trick or deal is on show). A bot
+        that played for them stops: they are back."""
         room = self.get(room_id)
         events = await self.pipeline.act(room, seat, action, version)
+        if self.turns.came_back(room, seat):
+            room.tell()
+        self.turns.refresh(room)
         self.bots.wake(room)
         return events
+
+    async def next_deal(self, room_id: str, seat: int) -> None:
+        """The person at ``seat`` has seen the deal's result ("Next deal")."""
+        room = self.get(room_id)
+        if room.hold is None:
+            return
+        self.pacing.ready(room, seat)
+        room.tell()
+
+    async def back(self, room_id: str, seat: int) -> None:
+        """"I'm back": the person plays their seat again."""
+        room = self.get(room_id)
+        if self.turns.came_back(room, seat):
+            room.tell()
+        self.turns.refresh(room)
+
+    # ----- presence -------------------------------------------------------------
+    def seen(self, room: Room, seat: int | None) -> None:
+        """A call over the JSON API with ``seat``'s token: they are at the table."""
+        if seat is not None:
+            presence.seen(room, seat)
+            if self.turns.came_back(room, seat):
+                room.tell()
+
+    def connected(self, room: Room, seat: int | None) -> None:
+        """A page or socket of ``seat`` opened: they are back at the table."""
+        room.arrive(seat)
+        if seat is not None:
+            self.turns.came_back(room, seat)
+            self.turns.refresh(room)
+
+    def disconnected(self, room: Room, seat: int | None) -> None:
+        room.leave(seat)
+        if seat is not None:
+            self.turns.refresh(room)
+            self.pacing.check(room)
 
     # ----- restart and idle rooms ------------------------------------------------
     async def restore_open_rooms(self) -> int:
@@ -253,14 +453,18 @@ class RoomService:
             log.info("deleted %d never-started idle rooms", deleted)
         return await load_open_rooms(self.db, self.clock, self._admit)
 
-    def _admit(self, room: Room) -> None:
+    def _admit(self, room: Room, state: dict[str, Any] | None = None) -> None:
         self.windows.restored(room)
+        self.turns.restored(room, state)
+        self.pacing.restored(room)
         self.rooms[room.id] = room
+        self.turns.refresh(room)
         self.bots.wake(room)
 
-    def _resumed(self, room: Room) -> None:
+    def _reloaded(self, room: Room) -> None:
         """The database answers again and ``room`` was reloaded from its last save."""
         self.windows.restored(room)
+        self.turns.refresh(room)
         self.bots.wake(room)
 
     async def sweep_idle(self) -> int:
@@ -281,6 +485,8 @@ class RoomService:
                 self.bots.stop(room.id)
                 room._tell()  # open sockets (spectators) learn that the table closed
                 self.chat.forget(room.id)
+                self.turns.forget(room)
+                self.pacing.forget(room)
         if gone:
             log.info("%d idle rooms left memory", len(gone))
         return len(gone)
@@ -298,3 +504,5 @@ class RoomService:
         for task in self._tasks:
             task.cancel()
         self.bots.close()
+        self.turns.close()
+        self.pacing.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from app.db import Database, repo
 from app.games import restore
@@ -31,13 +32,14 @@ def restored_room(m: repo.OpenMatch, clock: Clock) -> Room:
 
 
 async def load_open_rooms(db: Database, clock: Clock,
-                          admit: Callable[[Room], None]) -> int:
-    """Bring back every unfinished room; ``admit`` puts each into service (rooms
-    dict, fresh challenge windows, bots)."""
+                          admit: Callable[[Room, dict[str, Any] | None], None]) -> int:
+    """Bring back every unfinished room; ``admit`` puts each into service with what
+    ``room_state`` kept of it (rooms dict, fresh challenge windows, the turn clock,
+    stand-ins, a deal's held result, bots)."""
     saved = await db.run(repo.open_matches)
     for m in saved:
         try:
-            admit(restored_room(m, clock))
+            admit(restored_room(m, clock), m.room_state)
         except Exception:  # one unreadable room must not keep the others closed
             log.exception("room %s could not be restored", m.id)
     if saved:

@@ -16,7 +16,7 @@ from app.rooms.room import Room
 log = logging.getLogger("stammtisch.rooms")
 
 Apply = Callable[[Room, int, str], Awaitable[Any]]
-Spawn = Callable[[Awaitable[None]], None]
+Spawn = Callable[[Awaitable[None]], object]
 
 
 def open_window(room: Room) -> int | None:

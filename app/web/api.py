@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from app.config import get_settings
 from app.games import GAMES, Option
 from app.i18n import _
-from app.rooms import presence
 from app.rooms.errors import BadRequest, Unauthorized
+from app.rooms.pacing import pause_left, waiting_for
+from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
+from app.rooms.turns import clock_left
 from app.web.deps import Service, bearer_token
 from app.web.limits import client_key
 
@@ -44,6 +46,9 @@ class Created(BaseModel):
 
 class Join(BaseModel):
     name: str = Field(max_length=200, examples=["Vroni"])
+    seat: int | None = Field(
+        None, description="the seat to take (0-based); default: the first free one. "
+        "409 if it is taken. In a running match: a seat the host released")
 
 
 class Joined(BaseModel):
@@ -56,12 +61,29 @@ class Action(BaseModel):
     version: int
 
 
+class Pause(BaseModel):
+    kind: str = Field(description='"trick": a finished trick stays on show; "deal": '
+                      "the result of deal `deal_no` is shown")
+    seconds_left: float
+    deal_no: int | None = None
+    waiting_for: list[int] = Field(default_factory=list,
+                                   description='seats whose "Next deal" is awaited')
+
+
 class TableState(BaseModel):
     version: int
     view: dict[str, Any]
     legal: list[str]
     seats: list[str | None]
     status: str
+    pause: Pause | None = Field(None, description="moves made now are queued (202) and "
+                                "take effect when the pause ends")
+    turn_clock_left: float | None = Field(
+        None, description="seconds left on the turn clock of the move awaited now")
+    stand_ins: dict[int, str] = Field(
+        default_factory=dict, description='seats a bot plays for: "away", "clock" or '
+        '"released" (a released seat can be taken over by joining)')
+    queued: str | None = Field(None, description="your move waiting for the pause to end")
 
 
 class GameOption(BaseModel):
@@ -71,6 +93,9 @@ class GameOption(BaseModel):
     default: Any
     minimum: int | None
     maximum: int | None
+    step: int | None = None
+    choices: list[int] | None = None
+    help: str = ""
 
 
 class GameEntry(BaseModel):
@@ -81,9 +106,17 @@ class GameEntry(BaseModel):
     default_options: dict[str, Any]
     options: list[GameOption]
     table_options: list[GameOption] = Field(
-        default_factory=list,
-        description="options of the table itself, the same for every game (clock, "
-                    "away_seconds, pacing), given in the same ``options`` of POST /api/rooms")
+        description="the table's own options, the same for every game; pass them in "
+        "`options` too")
+
+
+class SeatBody(BaseModel):
+    seat: int
+
+
+class SwapBody(BaseModel):
+    a: int
+    b: int
 
 
 class ErrorBody(BaseModel):
@@ -96,20 +129,39 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def _option(o: Option) -> GameOption:
-    return GameOption(name=o.name, label=o.label, kind=o.kind, default=o.default,
-                      minimum=o.minimum, maximum=o.maximum)
+    return GameOption(name=o.name, label=_(o.label), kind=o.kind, default=o.default,
+                      minimum=o.minimum, maximum=o.maximum, step=o.step,
+                      choices=list(o.choices) or None, help=_(o.help) if o.help else "")
+
+
+def table_state(room: Room, seat: int | None) -> TableState:
+    """The seat's state as the API answers it: the room's ``state(seat)`` and how the
+    table is paced (a pause, the turn clock, stand-ins, the seat's queued move)."""
+    pause = None
+    left = pause_left(room)
+    if left > 0 and room.hold is not None:
+        pause = Pause(kind="deal", seconds_left=round(left, 3), deal_no=room.hold.deal_no,
+                      waiting_for=waiting_for(room))
+    elif left > 0:
+        pause = Pause(kind="trick", seconds_left=round(left, 3))
+    clock = clock_left(room)
+    queued = room.queued.get(seat) if seat is not None else None
+    return TableState(**room.state(seat), pause=pause,
+                      turn_clock_left=round(clock, 3) if clock is not None else None,
+                      stand_ins=dict(room.stand_ins), queued=queued[0] if queued else None)
 
 
 @router.get("/games", response_model=list[GameEntry])
 async def list_games() -> list[GameEntry]:
-    """The games this server offers, with their player counts and options (titles and
-    labels in the language of ``Accept-Language``; English without one)."""
+    """The games this server offers, with their player counts and options, and the
+    table's own options (turn clock, away rule, pacing) that every game takes (titles
+    and labels in the language of ``Accept-Language``; English without one)."""
+    table = [_option(o) for o in TABLE_OPTIONS]
     return [
         GameEntry(
             name=g.name, title=_(g.title), min_players=g.min_players, max_players=g.max_players,
-            default_options=g.default_options,
-            options=[_option(o) for o in g.options],
-            table_options=[_option(o) for o in TABLE_OPTIONS],
+            default_options=g.default_options, options=[_option(o) for o in g.options],
+            table_options=table,
         )
         for g in GAMES.values()
     ]
@@ -129,11 +181,13 @@ async def create_room(body: CreateRoom, request: Request, service: Service) -> C
 
 @router.post("/rooms/{room_id}/join", response_model=Joined, responses=ERRORS)
 async def join_room(room_id: str, body: Join, request: Request, service: Service) -> Joined:
-    """Take the next free seat. Keep ``token``: it is this seat's secret."""
+    """Take the free seat ``seat`` (409 if taken) or the first free one. Once the
+    match runs: take over a seat the host released. Keep ``token``: it is this
+    seat's secret."""
     service.get(room_id)  # an unknown room is a 404, not a use of the join rate
     request.app.state.limits.joined(client_key(request))
-    seat, token = await service.join(room_id, body.name)
-    presence.seen(service.get(room_id), seat)
+    seat, token = await service.join(room_id, body.name, seat=body.seat)
+    service.seen(service.get(room_id), seat)
     return Joined(seat=seat, token=token)
 
 
@@ -141,7 +195,25 @@ async def join_room(room_id: str, body: Join, request: Request, service: Service
 async def start_room(room_id: str, request: Request, service: Service) -> TableState:
     """Start the match (host only, every seat taken). Returns the spectator view."""
     await service.start(room_id, bearer_token(request))
-    return TableState(**service.get(room_id).state(None))
+    return table_state(service.get(room_id), None)
+
+
+@router.post("/rooms/{room_id}/swap", response_model=TableState, responses=ERRORS)
+async def swap_seats(room_id: str, body: SwapBody, request: Request,
+                     service: Service) -> TableState:
+    """Let seats ``a`` and ``b`` change places before the start (host only; one of
+    them may be free). Partners in a team game sit opposite: seat n and n+2."""
+    await service.swap(room_id, bearer_token(request), body.a, body.b)
+    return table_state(service.get(room_id), None)
+
+
+@router.post("/rooms/{room_id}/kick", response_model=TableState, responses=ERRORS)
+async def kick_seat(room_id: str, body: SeatBody, request: Request,
+                    service: Service) -> TableState:
+    """Release a person's seat in a running match (host only): a bot plays it until
+    somebody joins and takes it over; the seat's token stops working."""
+    await service.release(room_id, bearer_token(request), body.seat)
+    return table_state(service.get(room_id), None)
 
 
 class BotSeated(BaseModel):
@@ -154,12 +226,20 @@ async def add_bot(room_id: str, request: Request, service: Service) -> BotSeated
     return BotSeated(seat=await service.add_bot(room_id, bearer_token(request)))
 
 
+@router.delete("/rooms/{room_id}/bots/{seat}", response_model=TableState, responses=ERRORS)
+async def remove_bot(room_id: str, seat: int, request: Request,
+                     service: Service) -> TableState:
+    """Free a bot's seat before the start (host only)."""
+    await service.remove_bot(room_id, bearer_token(request), seat)
+    return table_state(service.get(room_id), None)
+
+
 @router.post("/rooms/{room_id}/end", response_model=TableState, responses=ERRORS)
 async def end_room(room_id: str, request: Request, service: Service) -> TableState:
     """End a game that has no natural end (host only; games whose ``host_can_end``):
     the deal in progress is called off and the match is scored as it stands."""
     await service.end_match(room_id, bearer_token(request))
-    return TableState(**service.get(room_id).state(None))
+    return table_state(service.get(room_id), None)
 
 
 @router.get("/rooms/{room_id}/view", response_model=TableState, responses=ERRORS)
@@ -167,23 +247,28 @@ async def room_view(room_id: str, request: Request, service: Service) -> TableSt
     """The view of the seat whose token is given, or the spectator view without one."""
     room = service.get(room_id)
     seat = service.seat_for(room, bearer_token(request))
-    if seat is not None:  # a person reading their table over the API is at the table
-        presence.seen(room, seat)
+    service.seen(room, seat)  # a person reading their table over the API is here
+    if seat is not None:
         service.bots.wake(room)
-    return TableState(**room.state(seat))
+    return table_state(room, seat)
 
 
 @router.post("/rooms/{room_id}/actions", response_model=TableState, responses=ERRORS)
-async def room_action(room_id: str, body: Action, request: Request,
+async def room_action(room_id: str, body: Action, request: Request, response: Response,
                       service: Service) -> TableState:
     """Play one of your ``legal`` actions, naming the ``version`` of the view it was
-    made from: 409 when the table has moved on, 422 when the action is not legal."""
+    made from: 409 when the table has moved on, 422 when the action is not legal.
+    While a finished trick or a deal's result is on show (``pause``) a legal move is
+    queued: **202** with ``queued`` set; it takes effect when the pause ends."""
     room = service.get(room_id)
     token = bearer_token(request)
     if token is None:
         raise Unauthorized("Acting needs your seat token: 'Authorization: Bearer <token>'.")
     seat = service.seat_for(room, token)
     assert seat is not None
-    presence.seen(room, seat)
+    service.seen(room, seat)
     await service.act(room_id, seat, body.action, body.version)
-    return TableState(**room.state(seat))
+    state = table_state(room, seat)
+    if state.queued is not None:
+        response.status_code = 202
+    return state

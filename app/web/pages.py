@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import APIRouter, Form, Request
@@ -9,7 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.config import get_settings
 from app.db import repo
-from app.games import GAMES
+from app.games import GAMES, Option
 from app.i18n import _
 from app.rooms.errors import Forbidden, RoomError
 from app.rooms.table_options import TABLE_OPTIONS
@@ -22,6 +23,7 @@ from app.web.presentation import find, presentation
 from app.web.render import table_context, templates
 
 router = APIRouter(include_in_schema=False)
+log = logging.getLogger("stammtisch.web")
 
 
 def _set_cookie(request: Request, response: Response, name: str, value: str,
@@ -36,8 +38,24 @@ def _set_cookie(request: Request, response: Response, name: str, value: str,
     )
 
 
+def _read_options(prefix: str, spec: tuple[Option, ...], form: dict[str, Any],
+                  options: dict[str, Any]) -> None:
+    """The form's fields "<prefix>.<option>" of the options in ``spec``, typed."""
+    for opt in spec:
+        key = f"{prefix}.{opt.name}"
+        if opt.kind == "bool":
+            options[opt.name] = key in form
+        elif form.get(key) not in (None, ""):
+            try:
+                options[opt.name] = int(str(form[key]))
+            except ValueError:
+                message = _("{option} must be a whole number.").format(option=_(opt.label))
+                raise RoomError(message) from None
+
+
 def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
-    """The lobby form's fields for ``game`` ("<game>.<option>") as typed options."""
+    """The lobby form's fields for ``game`` ("<game>.<option>") and the table's own
+    ("table.<option>", the same for every game) as typed options."""
     info = GAMES[game]
     players = None
     raw_players = form.get(f"{game}.players")
@@ -47,17 +65,9 @@ def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[st
         except ValueError:
             raise RoomError("Players must be a number.") from None
     options: dict[str, Any] = {}
-    fields = [(f"{game}.{opt.name}", opt) for opt in info.options]
-    if "table.options" in form:  # the lobby's table fieldset (app.rooms.table_options)
-        fields += [(f"table.{opt.name}", opt) for opt in TABLE_OPTIONS]
-    for key, opt in fields:
-        if opt.kind == "bool":
-            options[opt.name] = key in form
-        elif form.get(key) not in (None, ""):
-            try:
-                options[opt.name] = int(str(form[key]))
-            except ValueError:
-                raise RoomError("{option} must be a whole number.", option=opt.label) from None
+    _read_options(game, info.options, form, options)
+    if any(k.startswith("table.") for k in form):
+        _read_options("table", TABLE_OPTIONS, form, options)
     return players, options
 
 
@@ -68,7 +78,7 @@ def _retry_after(exc: RoomError) -> dict[str, str]:
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
-    return templates.TemplateResponse(request, "lobby.html", {})
+    return templates.TemplateResponse(request, "lobby.html", {"table_options": TABLE_OPTIONS})
 
 
 @router.post("/rooms")
@@ -85,7 +95,8 @@ async def create_room_form(request: Request, service: Service) -> Response:
         room, host_token = await service.create(game=game, players=players, options=options)
     except RoomError as exc:
         return templates.TemplateResponse(request, "lobby.html",
-                                          {"error": error_text(exc, game or None)},
+                                          {"error": error_text(exc, game or None),
+                                           "table_options": TABLE_OPTIONS},
                                           status_code=exc.status if exc.status >= 400 else 400,
                                           headers=_retry_after(exc))
     response = RedirectResponse(f"/r/{room.id}", status_code=303)
@@ -120,7 +131,9 @@ async def room_page(room_id: str, request: Request, service: Service) -> Respons
 
 @router.post("/r/{room_id}/join")
 async def join_form(room_id: str, request: Request, service: Service,
-                    name: str = Form("")) -> Response:
+                    name: str = Form(""), seat: str = Form("")) -> Response:
+    """Take a seat: the free seat picked on the table (``seat``; empty: the first
+    free one), or in a running match a seat the host released ("Take this seat")."""
     if not origin_allowed(request):
         return HTMLResponse(_("Cross-site request refused."), status_code=403)
     try:
@@ -128,7 +141,7 @@ async def join_form(room_id: str, request: Request, service: Service,
         if room.seat_of(request.cookies.get(SEAT_COOKIE)) is not None:
             raise Forbidden("You already have a seat at this table.")
         request.app.state.limits.joined(client_key(request))
-        seat, token = await service.join(room_id, name)
+        seat_no, token = await service.join(room_id, name, seat=seat.strip() or None)
     except RoomError as exc:
         page = await _room_page(request, service, room_id, join_error=error_text(exc),
                                 join_name=name[:24], status_code=exc.status)
@@ -136,6 +149,7 @@ async def join_form(room_id: str, request: Request, service: Service,
         return page
     response = RedirectResponse(f"/r/{room_id}", status_code=303)
     _set_cookie(request, response, SEAT_COOKIE, token, room_id)
+    log.info("seat %d taken by the join form", seat_no)
     return response
 
 

@@ -153,6 +153,23 @@ class Presentation:
     def measure(self) -> str:
         return _(self.score_measure)
 
+    def final_trick(self, last_deal: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        """The last trick of a finished deal as ``{"plays": [{"seat", "card"}],
+        "winner"}``, from ``last_deal["tricks"]`` (plays stored as ``[seat, card]``
+        or ``{"seat", "card"}``); None for a deal without tricks."""
+        tricks = (last_deal or {}).get("tricks") or []
+        if not tricks or not isinstance(tricks[-1], Mapping):
+            return None
+        plays = []
+        for entry in tricks[-1].get("plays") or []:
+            if isinstance(entry, Mapping):
+                plays.append({"seat": entry.get("seat"), "card": entry.get("card")})
+            elif isinstance(entry, list | tuple) and len(entry) == 2:
+                plays.append({"seat": entry[0], "card": entry[1]})
+        if not plays:
+            return None
+        return {"plays": plays, "winner": tricks[-1].get("winner")}
+
     def describe(self, event: Event, names: list[str]) -> str | None:
         """One public event as a sentence (None for bookkeeping events)."""
         own = self.sentence(event, names)
@@ -170,6 +187,14 @@ def seat_name(event: Event, names: list[str], key: str = "seat") -> str:
 
 def together(names: list[str], seats: list[int] | tuple[int, ...]) -> str:
     return _(" & ").join(names[s] for s in seats)
+
+
+#: why a bot played for a person (a room event in the log, see app.rooms.turns)
+STAND_IN_REASONS = {
+    "away": N_("away from the table"),
+    "clock": N_("out of time"),
+    "released": N_("seat released by the host"),
+}
 
 
 def shared_sentence(p: Presentation, event: Event, names: list[str]) -> str | None:
@@ -193,6 +218,10 @@ def shared_sentence(p: Presentation, event: Event, names: list[str]) -> str | No
                                                      dealer=names[event["dealer"]])
     if kind == "deal_end":
         return _("Deal {no} ends.").format(no=event.get("deal_no"))
+    if kind == "stand_in":
+        why = STAND_IN_REASONS.get(str(event.get("reason")), STAND_IN_REASONS["away"])
+        return _("A bot plays for {who} ({why}).").format(who=seat_name(event, names),
+                                                          why=_(why))
     if kind == "match_end":
         winners = list(event["winners"])
         return ngettext("{who} wins the match.", "{who} win the match.", len(winners)).format(

@@ -2,9 +2,15 @@
 
 A browser authenticates with its seat cookie, any other client with
 ``Authorization: Bearer <seat token>``; with neither the socket is a spectator's.
-Incoming frames are JSON from htmx ``ws-send``: ``{"action", "version"}``,
-``{"cmd": "start"}``, ``{"chat": "text"}`` or ``{"react": "👍"}``. Outgoing frames
-are HTML fragments with ``hx-swap-oob``.
+Incoming frames are JSON from htmx ``ws-send``: ``{"action", "version"}``, a
+seat's ``{"cmd": "next_deal" | "back"}``, ``{"chat": "text"}`` or ``{"react": "👍"}``,
+or a host command ``{"cmd": "start" | "add_bot" | "end_game" | "rematch" |
+"spectator_chat"}``, ``{"cmd": "kick" | "remove_bot", "seat": n}``,
+``{"cmd": "swap", "a": n, "b": m}``. Outgoing frames are HTML fragments with
+``hx-swap-oob``.
+
+A socket whose seat the host released (or somebody took over) becomes a
+spectator's at once: it never sees that seat's cards again.
 
 Each connection has one sender task. A room change only marks the connection
 dirty; the sender renders the *latest* state when it gets to it, so a slow
@@ -20,6 +26,7 @@ import contextlib
 import json
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -63,6 +70,8 @@ class Connection:
         self.service = service
         self.room = room
         self.seat = seat
+        player = room.seats[seat] if seat is not None else None
+        self.token_hash = player.token_hash if player is not None else None
         self.host_token = host_token if room.is_host(host_token) else None
         self.is_host = self.host_token is not None
         self.dirty = asyncio.Event()
@@ -75,6 +84,18 @@ class Connection:
     def notify(self, _room: Room) -> None:
         self.stale = True
         self.dirty.set()
+
+    def check_seat(self) -> None:
+        """Still this seat's holder? A released or taken-over seat's socket becomes a
+        spectator's (it no longer counts as the seat's open page either)."""
+        if self.seat is None:
+            return
+        player = self.room.seats[self.seat]
+        if player is None or player.token_hash != self.token_hash:
+            self.seat = None
+            self.flashes.append(render_flash(
+                _("The host released your seat; you are watching now. Open the room "
+                  "link to take a seat again.")))
 
     def flash(self, message: str, kind: str = "error") -> None:
         self.flashes.append(render_flash(message, kind))
@@ -110,6 +131,8 @@ class Connection:
                 if self.stale:
                     self.stale = False
                     async with self.room.lock:  # render only state that is already durable
+                        self.check_seat()
+                        flashes, self.flashes = flashes + self.flashes, []
                         try:
                             frame = render_frame(self.room, self.seat, self.is_host)
                         except Exception:  # keep the socket alive; the next state may draw
@@ -178,7 +201,7 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
     conn = Connection(websocket, service, room, seat, websocket.cookies.get(HOST_COOKIE))
     room.listeners.add(conn.notify)
     service.chat.subscribe(room.id, conn.on_chat)
-    room.arrive(seat)
+    service.connected(room, seat)
     service.bots.wake(room)  # a person at the table again: paused bots carry on
     # the first frame: the table as it is now, and the chat (a reconnecting page may
     # have missed messages)
@@ -217,16 +240,26 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
         conn.closed = True
         room.listeners.discard(conn.notify)
         service.chat.unsubscribe(room.id, conn.on_chat)
-        room.leave(seat)
+        conn.check_seat()
+        service.disconnected(room, conn.seat)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
 
 
-HOST_COMMANDS = {
-    "start": RoomService.start,
-    "add_bot": RoomService.add_bot,
-    "end_game": RoomService.end_match,
+HostCommand = Callable[[RoomService, str, str | None, dict[str, Any]], Awaitable[Any]]
+
+HOST_COMMANDS: dict[str, HostCommand] = {
+    "start": lambda s, room, host, data: s.start(room, host),
+    "add_bot": lambda s, room, host, data: s.add_bot(room, host),
+    "end_game": lambda s, room, host, data: s.end_match(room, host),
+    "kick": lambda s, room, host, data: s.release(room, host, data.get("seat")),
+    "remove_bot": lambda s, room, host, data: s.remove_bot(room, host, data.get("seat")),
+    "swap": lambda s, room, host, data: s.swap(room, host, data.get("a"), data.get("b")),
+}
+SEAT_COMMANDS = {
+    "next_deal": RoomService.next_deal,
+    "back": RoomService.back,
 }
 
 
@@ -239,6 +272,7 @@ async def _handle(conn: Connection, data: dict[str, Any]) -> None:
     cmd = data.get("cmd")
     if cmd is not None and not isinstance(cmd, str):
         raise RoomError("That message was not understood.")
+    conn.check_seat()
     if cmd is None and ("chat" in data or "react" in data):
         await service.chat.post(room, conn.seat, text=data.get("chat"),
                                 reaction=data.get("react"), name=data.get("name"),
@@ -254,13 +288,18 @@ async def _handle(conn: Connection, data: dict[str, Any]) -> None:
         return
     if cmd in HOST_COMMANDS:
         if not conn.is_host:
-            raise RoomError("Only the host can do that.")
-        await HOST_COMMANDS[cmd](service, room.id, conn.host_token)
+            raise RoomError(_("Only the host can do that."))
+        await HOST_COMMANDS[cmd](service, room.id, conn.host_token, data)
+        return
+    if cmd in SEAT_COMMANDS:
+        if conn.seat is None:
+            raise RoomError(_("You are watching; take a seat to play."))
+        await SEAT_COMMANDS[cmd](service, room.id, conn.seat)
         return
     if "action" not in data:
         raise RoomError("That message was not understood.")
     if conn.seat is None:
-        raise RoomError("You are watching; take a seat to play.")
+        raise RoomError(_("You are watching; take a seat to play."))
     action = data.get("action")
     form = presentation(room.game).forms.get(action) if isinstance(action, str) else None
     if form is not None:

@@ -71,3 +71,132 @@ document.addEventListener("click", function (e) {
   var el = e.target;
   if (el && el.matches && el.matches("[data-select-on-click]")) { el.select(); }
 });
+
+// The turn clock on the plate of the seat whose move is awaited. The server renders
+// the time left (data-left-ms) and the deadline (data-deadline, ms since the epoch);
+// the count runs from when the fragment arrived, so a wrong clock on this computer
+// does not matter.
+(function () {
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll(".clock[data-left-ms]").forEach(function (el) {
+      if (!el.dataset.startedAt) { el.dataset.startedAt = String(now); }
+      var left = parseInt(el.dataset.leftMs, 10) - (now - parseInt(el.dataset.startedAt, 10));
+      var secs = Math.max(0, Math.ceil(left / 1000));
+      var out = el.querySelector("[data-clock]");
+      if (out) { out.textContent = Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0"); }
+      el.classList.toggle("low", secs <= 10);
+    });
+  }
+  setInterval(tick, 250);
+  document.addEventListener("htmx:wsAfterMessage", tick);
+})();
+
+// Your turn: the server renders, per seat, the tab title and whether it is this
+// seat's turn (#turn-signal). After every push the title follows it; when a turn
+// begins, an optional sound, a desktop notification while the tab is hidden (if
+// allowed) and a polite announcement for screen readers.
+(function () {
+  var SOUND_KEY = "stammtisch.sound";
+  var lastKey = null;
+  var wasMyTurn = false;
+  var audio = null;
+
+  function soundOn() {
+    try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (e) { return false; }
+  }
+
+  function showSound() {
+    var b = document.getElementById("sound-toggle");
+    if (!b) { return; }
+    var on = soundOn();
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    b.textContent = on ? b.dataset.on : b.dataset.off;
+  }
+
+  function playSound() {
+    if (!soundOn()) { return; }
+    if (!audio) { audio = new Audio("/static/sound/turn.wav"); }
+    audio.currentTime = 0;
+    var p = audio.play();
+    if (p && p.catch) { p.catch(function () {}); }
+  }
+
+  function showNotify() {
+    var b = document.getElementById("notify-allow");
+    if (!b) { return; }
+    if (!("Notification" in window)) { b.hidden = true; return; }
+    b.hidden = false;
+    if (Notification.permission === "granted") {
+      b.textContent = b.dataset.granted; b.disabled = true;
+    } else if (Notification.permission === "denied") {
+      b.textContent = b.dataset.denied; b.disabled = true;
+    }
+  }
+
+  function notify(signal) {
+    if (!document.hidden || !("Notification" in window)) { return; }
+    if (Notification.permission !== "granted") { return; }
+    try {
+      var n = new Notification(signal.dataset.notifyTitle, {
+        body: signal.dataset.notifyBody, tag: "stammtisch-turn", icon: "/static/img/favicon.svg"
+      });
+      n.onclick = function () { window.focus(); n.close(); };
+    } catch (e) { /* some browsers allow notifications from a service worker only */ }
+  }
+
+  function apply() {
+    var signal = document.getElementById("turn-signal");
+    if (!signal) { return; }
+    if (signal.dataset.title) { document.title = signal.dataset.title; }
+    var mine = signal.dataset.myTurn === "1";
+    var key = signal.dataset.turnKey;
+    if (mine && !(wasMyTurn && key === lastKey)) {
+      if (!wasMyTurn) {
+        playSound();
+        notify(signal);
+        var live = document.getElementById("turn-live");
+        if (live) { live.textContent = ""; live.textContent = signal.dataset.announce; }
+      }
+    }
+    wasMyTurn = mine;
+    lastKey = key;
+  }
+
+  document.addEventListener("htmx:wsAfterMessage", apply);
+  document.addEventListener("DOMContentLoaded", function () {
+    showSound();
+    showNotify();
+    var s = document.getElementById("sound-toggle");
+    if (s) {
+      s.addEventListener("click", function () {
+        try { window.localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
+        showSound();
+        if (soundOn()) { playSound(); }
+      });
+    }
+    var b = document.getElementById("notify-allow");
+    if (b) {
+      b.addEventListener("click", function () {
+        if ("Notification" in window && Notification.requestPermission) {
+          var p = Notification.requestPermission(showNotify);
+          if (p && p.then) { p.then(showNotify); }
+        }
+      });
+    }
+    var signal = document.getElementById("turn-signal");
+    wasMyTurn = !!signal && signal.dataset.myTurn === "1";  // the page itself shows the turn
+    lastKey = signal ? signal.dataset.turnKey : null;
+    if (signal && signal.dataset.title) { document.title = signal.dataset.title; }
+  });
+})();
+
+// Buttons that need a second thought (the host releasing a seat) ask first; the
+// WebSocket extension does not read hx-confirm, so the click stops here if not.
+document.addEventListener("click", function (e) {
+  var el = e.target && e.target.closest && e.target.closest("[data-confirm]");
+  if (el && !window.confirm(el.dataset.confirm)) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+}, true);

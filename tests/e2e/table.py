@@ -91,3 +91,14 @@ def table_contexts(browser: Any, desktops: int, width: int = 1000) -> list[Any]:
                                         device_scale_factor=2, is_mobile=True, has_touch=True))
     return contexts
 
+
+
+def next_deal(pages: list[Any]) -> None:
+    """Everybody at the table has seen the deal's result: each presses "Next deal";
+    then the next deal's cards are dealt."""
+    for page in pages:
+        button = page.locator('[data-cmd="next_deal"]')
+        if button.count():
+            button.click()
+    for page in pages:
+        page.wait_for_selector(".hand .card", timeout=10_000)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Server
-from tests.e2e.table import click_one, open_table, seat_everyone, table_contexts
+from tests.e2e.table import click_one, next_deal, open_table, seat_everyone, table_contexts
 
 
 def test_three_browsers_play_a_full_hand(browser: Any, sqlite_server: Server,
@@ -27,8 +27,10 @@ def test_three_browsers_play_a_full_hand(browser: Any, sqlite_server: Server,
         p.wait_for_selector(".deal-result table.sheet")
         sheet = p.inner_text(".deal-result")
         assert "Card points" in sheet and "Running total" in sheet
-        assert p.locator(".hand .card").count() == 10
+        assert p.locator(".trick.final .card").count() == 3, "the hand's last trick"
     pages[0].screenshot(path=str(shots / "bs-sheet.png"), full_page=True)
     pages[2].screenshot(path=str(shots / "bs-sheet-phone.png"), full_page=True)
+    next_deal(pages)  # the result stays until everybody pressed "Next deal"
+    assert all(p.locator(".hand .card").count() == 10 for p in pages)
     for c in contexts:
         c.close()

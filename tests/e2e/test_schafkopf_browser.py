@@ -7,7 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Server
-from tests.e2e.table import clickable_actions, join, table_contexts, version, wait_version
+from tests.e2e.table import (
+    clickable_actions,
+    join,
+    next_deal,
+    table_contexts,
+    version,
+    wait_version,
+)
 
 
 def test_four_browsers_join_by_link_and_play_a_full_deal(
@@ -55,13 +62,16 @@ def test_four_browsers_join_by_link_and_play_a_full_deal(
             assert pages[2].locator("details.last-trick .card").count() == 4
             for i, p in enumerate(pages):
                 p.screenshot(path=str(shots / f"table-seat{i}.png"), full_page=True)
-    # the deal is over: everyone sees its result and the next deal's fresh hand
+    # the deal is over: everyone sees its result with the last trick, then, once
+    # everybody pressed "Next deal", the next deal's fresh hand
     for p in pages:
         p.wait_for_selector(".deal-result")
         text = p.inner_text(".deal-result")
         assert "Deal 1" in text
-        assert p.locator(".hand .card").count() == 8
+        assert p.locator(".trick.final .card").count() == 4
     pages[0].screenshot(path=str(shots / "deal-result.png"), full_page=True)
     pages[3].screenshot(path=str(shots / "deal-result-phone.png"), full_page=True)
+    next_deal(pages)
+    assert all(p.locator(".hand .card").count() == 8 for p in pages)
     for c in contexts:
         c.close()

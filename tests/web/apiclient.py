@@ -6,12 +6,16 @@ from typing import Any
 
 import httpx
 
+#: tables opened by tests play without pauses (no trick pause, no held result),
+#: unless a test names its own pacing: a home-made bot then has to wait (202)
+NO_PAUSES = {"trick_pause_ms": 0, "next_deal_s": 0}
+
 
 class Table:
     def __init__(self, base: str, game: str = "schafkopf", players: int | None = None,
                  options: dict[str, Any] | None = None, seed: int | None = None) -> None:
         self.http = httpx.Client(base_url=base, timeout=10)
-        body: dict[str, Any] = {"game": game, "options": options or {}}
+        body: dict[str, Any] = {"game": game, "options": {**NO_PAUSES, **(options or {})}}
         if players is not None:
             body["players"] = players
         if seed is not None:

@@ -131,8 +131,9 @@ def test_a_fifth_game_plays_through_the_room_service_and_renders_with_its_templa
 
     async def scenario() -> None:
         service = RoomService(Database(url), bot_delay_ms=0)
-        room, host = await service.create(game=toy_game.NAME, players=2,
-                                          options={"dealer": 1})
+        room, host = await service.create(game=toy_game.NAME, players=2,  # no pauses
+                                          options={"dealer": 1, "trick_pause_ms": 0,
+                                                   "next_deal_s": 0})
         tokens = [(await service.join(room.id, n))[1] for n in ("Ann", "Bob")]
         waiting = render_frame(room, 0, is_host=True)
         assert "Stich for 2: 2 seated." in waiting
