@@ -381,7 +381,7 @@ def test_without_memory_of_the_deal_the_trick_search_falls_back_to_the_heuristic
 # ----- the pool ---------------------------------------------------------------------------------
 def test_pool_thinks_off_the_event_loop() -> None:
     async def scenario() -> tuple[float, list[Any], float]:
-        pool = BotPool(size=2, budget_ms=400)
+        pool = BotPool(size=2, budget_ms=1000)
         try:
             await pool.warm()
             requests = []
@@ -414,9 +414,10 @@ def test_pool_thinks_off_the_event_loop() -> None:
 
     worst_lag, checked, took = asyncio.run(scenario())
     assert all(checked)
-    assert took >= 0.4  # the searches did think: two workers, four 400 ms searches
-    # meanwhile the loop kept ticking (a blocking search would stall it ~1.6 s)
-    assert worst_lag < 0.5, worst_lag
+    assert took >= 1.0  # the searches did think: two workers, four searches of ~0.9 s
+    # meanwhile the loop kept ticking: a search run on the loop would stall it for
+    # about a second each time (the margin allows for a loaded machine)
+    assert worst_lag < 0.6, worst_lag
 
 
 def test_pool_answers_optional_moves_and_keeps_memory_per_seat() -> None:

@@ -1,13 +1,19 @@
 """Determinized search (perfect-information Monte Carlo, as Kermit plays Skat).
 
 For one decision: deal the cards this seat cannot see in a way consistent with
-everything it has seen (a *world*), build a real match in that state with the
-rules engine, and play every legal action out to the end of the deal with the
-heuristic bots in every seat. Every action is tried on the same worlds and the
-same dice (common random numbers), so the differences between actions are much
-less noisy than their values. The action with the best mean wins, unless its
-edge over the heuristic's own choice is within noise: then the heuristic's choice
-stands (search never plays worse than its rollout policy on a coin flip).
+everything it has seen (a *world*), rebuild the state in that world, and play
+every legal action out to the end of the deal (Lügenbeutel: a few turns, then a
+static score) with the house heuristic deciding for every seat. Every action is
+tried on the same worlds and the same dice (common random numbers), so the
+differences between actions are much less noisy than their values. The action
+with the best mean wins, unless its edge over the heuristic's own choice is within
+``CONFIDENCE`` standard errors: then the heuristic's choice stands, so the search
+leaves its rollout policy only on evidence.
+
+The rollouts run on lean copies of each game's rules (``Deal``/``Round`` in the
+game modules; building a real match and calling ``view()`` per move costs 10-50x
+more). The tests hold every copy to the engine action for action, and the trick
+games can also rebuild a world as a real match (``build_engine``).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.bots.search.history import History
@@ -28,11 +34,11 @@ SAFETY = 0.9  # share of the budget the search plans to use
 
 @dataclass
 class World:
-    """One determinization: the hidden places filled in (``place -> cards``), and
-    whatever else the game needs to rebuild the state (``extra``)."""
+    """One determinization: every hidden place filled in (``place -> cards``):
+    ``hand:<seat>``, ``stock`` (top first), ``removed``, ``discards:<seat>``,
+    ``discard``, ``open`` (the turn open to challenge), ``laid``."""
 
     hidden: dict[str, list[str]]
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Game(Protocol):
