@@ -145,10 +145,10 @@ class Turns:
         if not seconds or not people:
             room.turn_deadline, room.turn_version = None, -1
         elif room.turn_version != room.version:
-            if self._paused(room) > 0:
-                room.turn_deadline, room.turn_version = None, -1  # starts after the pause
-            else:
-                room.turn_deadline = room.clock.now() + seconds
+            if room.hold is not None:  # a deal's result is on show: starts after it
+                room.turn_deadline, room.turn_version = None, -1
+            else:  # after a finished trick the clock starts when the pause ends
+                room.turn_deadline = room.clock.now() + self._paused(room) + seconds
                 room.turn_version = room.version
         self._schedule(room)
         self.save(room)

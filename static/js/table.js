@@ -73,7 +73,8 @@ document.addEventListener("click", function (e) {
 });
 
 // The turn clock on the plate of the seat whose move is awaited. The server renders
-// the time left (data-left-ms) and the deadline (data-deadline, ms since the epoch);
+// the time left (data-left-ms), the clock's full time (data-total-ms) and the
+// deadline (data-deadline, ms since the epoch);
 // the count runs from when the fragment arrived, so a wrong clock on this computer
 // does not matter.
 (function () {
@@ -82,6 +83,8 @@ document.addEventListener("click", function (e) {
     document.querySelectorAll(".clock[data-left-ms]").forEach(function (el) {
       if (!el.dataset.startedAt) { el.dataset.startedAt = String(now); }
       var left = parseInt(el.dataset.leftMs, 10) - (now - parseInt(el.dataset.startedAt, 10));
+      // after a finished trick the clock waits for the pause: it shows the full time
+      left = Math.min(left, parseInt(el.dataset.totalMs || el.dataset.leftMs, 10));
       var secs = Math.max(0, Math.ceil(left / 1000));
       var out = el.querySelector("[data-clock]");
       if (out) { out.textContent = Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0"); }

@@ -405,3 +405,21 @@ def test_a_table_without_anybody_to_press_next_deal_only_pauses_for_the_trick(
         assert room.hold is None and pause_left(room) == pytest.approx(1.5)
 
     scenario(tmp_path, body)
+
+
+def test_after_a_finished_trick_the_turn_clock_starts_when_the_pause_ends(
+        tmp_path: Path) -> None:
+    async def body(service: RoomService, clock: ManualClock) -> None:
+        room, _, _ = await seated(service, {"turn_clock": 30, "trick_pause_ms": 1500,
+                                            "next_deal_s": 0})
+        for _ in range(4):
+            await play(service, room)
+        assert pause_left(room) == pytest.approx(1.5)
+        assert clock_left(room) == pytest.approx(31.5)
+        version = room.version
+        await tick(clock, 31.4, room)
+        assert room.version == version
+        await tick(clock, 0.1 + 0.7, room)
+        assert room.version == version + 1 and len(room.stand_ins) == 1
+
+    scenario(tmp_path, body)
