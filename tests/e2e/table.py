@@ -11,7 +11,7 @@ def wait_until(page: Any, expression: str, timeout: float = 30_000) -> None:
     polls by ``eval`` inside the page, which the site's CSP forbids; this asks
     from outside (page.evaluate is not subject to the page's CSP)."""
     deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(expression):
+    while not page.evaluate(f"!!({expression})"):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {expression}")
         page.wait_for_timeout(30)

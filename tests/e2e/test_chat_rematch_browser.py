@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Server
-from tests.e2e.table import join, open_table, table_contexts
+from tests.e2e.table import join, open_table, table_contexts, wait_until
 from tests.web.apiclient import Table
 
 
@@ -56,7 +56,7 @@ def test_chat_between_browsers_and_play_again_moves_everyone(
     phone.wait_for_selector(".chat-toggle .unread:not([hidden])")
     assert phone.inner_text(".chat-toggle .unread") == "1"
     bert.click('button.react[data-react="🍺"]')
-    phone.wait_for_function(
+    wait_until(phone,
         "document.querySelector('.chat-toggle .unread').textContent === '2'")
     host.wait_for_selector("#chat-log li.reaction:has-text('🍺')")
     host.screenshot(path=str(shots / "chat-desktop.png"), full_page=True)
@@ -80,7 +80,7 @@ def test_chat_between_browsers_and_play_again_moves_everyone(
     assert phone.locator(".chat-toggle").is_visible()
 
     # the host ends the game; "Play again" with the chips changed
-    host.click("details.host-end summary")
+    host.click('details.host-end:has([data-cmd="end_game"]) summary')
     host.click('[data-cmd="end_game"]')
     host.wait_for_selector('[data-cmd="rematch"]')
     bert.wait_for_selector(".rematch-wait")
@@ -94,7 +94,7 @@ def test_chat_between_browsers_and_play_again_moves_everyone(
         p.wait_for_url(lambda u: u != old_url and "/next" not in u, timeout=10_000)
         p.wait_for_selector(".hand .card")
         assert name in p.inner_text(".plate.me")  # the same seat, by its carried cookie
-        p.wait_for_function("document.getElementById('conn').dataset.state === 'open'")
+        wait_until(p, "document.getElementById('conn').dataset.state === 'open'")
         # the conversation continues at the new table
         assert p.locator("#chat-log li:has-text('beinand')").count() == 1
     new_url = host.url

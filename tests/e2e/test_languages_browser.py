@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Server
-from tests.e2e.table import clickable_actions, join, version, wait_version
+from tests.e2e.table import clickable_actions, join, version, wait_until, wait_version
 
 GAMES: dict[str, dict[str, str]] = {
     "schafkopf": {},
@@ -48,6 +48,9 @@ def test_a_table_in_each_language_on_desktop_and_phone(
     page.check(f"#game-{game}")
     for name, value in GAMES[game].items():
         page.fill(f'[name="{game}.{name}"]', value)
+    # no held result or trick pause: the screenshots show cards in play
+    page.fill('[name="table.next_deal_s"]', "0")
+    page.fill('[name="table.trick_pause_ms"]', "0")
     page.click("form.create button[type=submit]")
     page.wait_for_url("**/r/*")
     join(page, page.url, "Anna")
@@ -59,7 +62,7 @@ def test_a_table_in_each_language_on_desktop_and_phone(
     page.click('[data-cmd="start"]')
     wait_version([page], before)
     for _ in range(3):  # a few moves of ours, so the board has cards on it
-        page.wait_for_function("document.querySelector('[data-action]:not([disabled])')",
+        wait_until(page, "document.querySelector('[data-action]:not([disabled])')",
                                timeout=15_000)
         actions = [a for a in clickable_actions(page)
                    if a.startswith(("play:", "lay:")) or a in ("mauschel", "join", "end")]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Server
-from tests.e2e.table import clickable_actions, table_contexts, version
+from tests.e2e.table import clickable_actions, table_contexts, version, wait_until
 
 MARK = "▶ "
 
@@ -24,7 +24,7 @@ def join_at(page: Any, url: str, name: str, seat: int | None = None) -> None:
     page.fill('input[name="name"]', name)
     page.click("form.join button[type=submit]")
     page.wait_for_selector(".plate.me")
-    page.wait_for_function("document.getElementById('conn').dataset.state === 'open'")
+    wait_until(page, "document.getElementById('conn').dataset.state === 'open'")
 
 
 def start(host: Any) -> None:
@@ -72,7 +72,7 @@ def test_a_closed_tab_no_longer_stalls_the_table(browser: Any, sqlite_server: Se
             if actions:
                 before = version(page)
                 page.click(f'[data-action="{actions[0]}"]')
-                page.wait_for_function(
+                wait_until(page,
                     f"parseInt(document.getElementById('version').dataset.version) > {before}",
                     timeout=10_000)
                 break
@@ -85,7 +85,7 @@ def test_a_closed_tab_no_longer_stalls_the_table(browser: Any, sqlite_server: Se
     anna.screenshot(path=str(shots / "played-for-bert-desktop.png"), full_page=True)
     cilli.screenshot(path=str(shots / "played-for-bert-phone.png"), full_page=True)
     # the table goes on: it is no longer Bert's turn
-    anna.wait_for_function(
+    wait_until(anna,
         "!document.querySelector('.plate.turn[data-seat=\"1\"]')", timeout=10_000)
     for c in contexts:
         c.close()
@@ -136,7 +136,7 @@ def test_the_title_marks_exactly_your_turn(browser: Any, sqlite_server: Server,
                     shot[name] = True
                 before = version(page)
                 page.click(f'[data-action="{actions[0]}"]')
-                page.wait_for_function(
+                wait_until(page,
                     f"parseInt(document.getElementById('version').dataset.version) > {before}",
                     timeout=10_000)
                 assert not page.title().startswith(MARK) or clickable_actions(page)
@@ -172,7 +172,7 @@ def test_the_result_waits_for_next_deal_and_shows_the_last_trick(
             if actions:
                 before = version(page)
                 page.click(f'[data-action="{actions[0]}"]')
-                page.wait_for_function(
+                wait_until(page,
                     f"parseInt(document.getElementById('version').dataset.version) > {before}"
                     " || document.querySelector('[data-cmd=\"next_deal\"]')", timeout=10_000)
         anna.wait_for_timeout(50)
@@ -234,7 +234,7 @@ def test_the_host_kicks_a_seat_and_somebody_takes_it_over(
     bert.wait_for_selector(".plate.me")
     assert "Vroni" in bert.inner_text(".plate.me")
     assert bert.locator(".hand .card").count() >= 7, "the seat's own view"
-    anna.wait_for_function(
+    wait_until(anna,
         "document.querySelector('.plate[data-seat=\"1\"]').innerText.includes('Vroni')")
     for c in contexts:
         c.close()
