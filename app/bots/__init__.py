@@ -1,32 +1,46 @@
 """Bots: they see exactly what a player sees (``view(seat)`` and the seat's legal
 actions) and answer with one of those actions. A game without its own bot falls
-back to a random legal action."""
+back to a random legal action.
+
+Every module ``app/bots/<game>.py`` named after a game of ``app.games.GAMES`` is
+that game's house bot: its ``choose(view, legal, rng)`` and, for a game with moves
+a seat may make but need not, ``optional(view, legal, rng)``. They are found here;
+nothing lists them."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
 from collections.abc import Callable
 from typing import Any
 
-from app.bots import beutelschneider, luegenbeutel, mauscheln, schafkopf
+from app.games import GAMES
 
 Policy = Callable[[dict[str, Any], list[str], random.Random], str]
+Optional = Callable[[dict[str, Any], list[str], random.Random], str | None]
 
-POLICIES: dict[str, Policy] = {
-    "schafkopf": schafkopf.choose,
-    "beutelschneider": beutelschneider.choose,
-    "mauscheln": mauscheln.choose,
-    "luegenbeutel": luegenbeutel.choose,
-}
+POLICIES: dict[str, Policy] = {}
 
 BOT_NAMES = ["Alois", "Burgl", "Kathi", "Girgl", "Wastl", "Zenzi", "Fonse", "Leni"]
 
 
 # Policies for moves a seat may make but need not (calling the liar in another
 # player's challenge window): they answer an action or None to stay silent.
-OPTIONAL: dict[str, Callable[[dict[str, Any], list[str], random.Random], str | None]] = {
-    "luegenbeutel": luegenbeutel.optional,
-}
+OPTIONAL: dict[str, Optional] = {}
+
+
+def _discover() -> None:
+    for found in pkgutil.iter_modules(__path__):
+        if found.name not in GAMES:
+            continue
+        module = importlib.import_module(f"{__name__}.{found.name}")
+        POLICIES[found.name] = module.choose
+        if hasattr(module, "optional"):
+            OPTIONAL[found.name] = module.optional
+
+
+_discover()
 
 
 def choose_optional(game: str, view: dict[str, Any], legal: list[str],

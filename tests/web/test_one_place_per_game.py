@@ -58,6 +58,9 @@ SHARED = {
     "templates": _shared_templates,
     "app/rooms": lambda: sorted((ROOT / "app" / "rooms").rglob("*.py")),
     "app/db": lambda: sorted((ROOT / "app" / "db").rglob("*.py")),
+    # the bot registry finds each game's bot module (the search bots' registry is not
+    # wired into the table yet)
+    "app/bots": lambda: [ROOT / "app" / "bots" / "__init__.py", ROOT / "app" / "bots" / "api.py"],
 }
 
 
