@@ -67,7 +67,8 @@ class Outcome:
 
 
 def resolve(plays: list[tuple[int, str]], last: bool) -> Outcome:
-    """The engine's trick rules (RULINGS.md: Assassin, Seduction, Guard, -20, bonuses)."""
+    """The engine's trick rules (Assassin, Seduction, Guard, -20, bonuses: see
+    docs/rules/beutelschneider.md)."""
     led = SUIT[plays[0][1]]
     pos: dict[str, int] = {}
     strength: list[int] = []
