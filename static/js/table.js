@@ -203,3 +203,169 @@ document.addEventListener("click", function (e) {
     e.stopImmediatePropagation();
   }
 }, true);
+
+// The hand keeps the keyboard's focus. A push replaces the fragments whose HTML
+// changed; when that took away the element that had the focus (a card just played,
+// a redrawn hand), the focus goes back to the hand: the next playable card (the one
+// now where the focused card was, else the nearest), else the same action button if
+// it is still there, else the hand itself. Focus somewhere else (the chat, the link)
+// is never moved.
+(function () {
+  var inTable = false;  // the focus was last on the table (hand, actions, board)
+  var lastIndex = 0;  // which card of the hand had it
+  var lastKey = null;  // or which button (its data-action / data-cmd)
+  var TABLE = "#hand, #actions, #board, #status, #seats, #result";
+
+  document.addEventListener("focusin", function (e) {
+    var t = e.target;
+    inTable = !!(t && t.closest && t.closest(TABLE));
+    if (!inTable) { return; }
+    var card = t.closest(".hand .card");
+    if (card) {
+      lastIndex = Array.prototype.indexOf.call(card.parentNode.querySelectorAll(".card"), card);
+    }
+    lastKey = t.getAttribute("data-action") || t.getAttribute("data-cmd");
+  });
+
+  function lost() {
+    var a = document.activeElement;
+    return !a || a === document.body || !document.documentElement.contains(a);
+  }
+
+  function restore() {
+    if (!inTable || !lost()) { return; }
+    var hand = document.querySelector("#hand .hand");
+    var target = null;
+    if (hand) {
+      var cards = Array.prototype.slice.call(hand.querySelectorAll(".card"));
+      var playable = cards.filter(function (c) { return c.matches("button.playable, label.pick"); });
+      if (playable.length) {
+        target = playable.filter(function (c) { return cards.indexOf(c) >= lastIndex; })[0]
+          || playable[playable.length - 1];
+      }
+    }
+    if (!target && lastKey) {
+      target = document.querySelector('#actions [data-action="' + lastKey + '"], #actions [data-cmd="' + lastKey + '"]');
+    }
+    if (!target) { target = hand || document.querySelector("#actions button"); }
+    if (target) {
+      if (target.matches("label.pick")) { target = target.querySelector("input") || target; }
+      target.focus({ preventScroll: true });
+    }
+  }
+
+  var queued = false;
+  function soon() {
+    if (queued) { return; }
+    queued = true;
+    setTimeout(function () { queued = false; restore(); }, 0);
+  }
+  document.addEventListener("htmx:wsAfterMessage", soon);
+  document.addEventListener("htmx:oobAfterSwap", soon);
+})();
+
+// What happened is read out: every element marked data-announce (who took the trick,
+// the deal's result, the match's winner) is said once by the polite live region
+// #table-live when its words first appear on the page.
+(function () {
+  var present = {};
+  function texts() {
+    var now = {};
+    document.querySelectorAll("[data-announce]").forEach(function (el) {
+      var t = el.textContent.replace(/\s+/g, " ").trim();
+      if (t) { now[t] = true; }
+    });
+    return now;
+  }
+  function announce() {
+    var now = texts();
+    var fresh = Object.keys(now).filter(function (t) { return !present[t]; });
+    present = now;
+    var live = document.getElementById("table-live");
+    if (live && fresh.length) { live.textContent = fresh.join(" "); }
+  }
+  document.addEventListener("DOMContentLoaded", function () { present = texts(); });
+  document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(announce, 0); });
+})();
+
+// Lügenbeutel-style stacks (data-stack): a stack of equal cards asks how many to lay.
+// Its chooser (the element named by data-stack) offers 1..count; the choice sends
+// the stack's own action once, and once more after each push that shows the stack
+// again with a newer version, until that many are laid. An error or a stack that is
+// gone ends it.
+(function () {
+  var pending = null;  // {action, left, version}
+
+  function versionOf(el) {
+    try { return JSON.parse(el.getAttribute("hx-vals")).version; } catch (e) { return null; }
+  }
+  function send(el) {
+    pending.version = versionOf(el);
+    el.dataset.go = "1";
+    el.click();
+    delete el.dataset.go;
+  }
+  function close(chooser, back) {
+    chooser.hidden = true;
+    var stack = document.querySelector('[data-stack="' + chooser.id + '"]');
+    if (stack) {
+      stack.setAttribute("aria-expanded", "false");
+      if (back) { stack.focus({ preventScroll: true }); }
+    }
+  }
+  function closeAll() {
+    document.querySelectorAll(".lay-pick:not([hidden])").forEach(function (c) { close(c, false); });
+  }
+
+  document.addEventListener("click", function (e) {
+    var stack = e.target && e.target.closest && e.target.closest("[data-stack]");
+    if (!stack || stack.dataset.go) { return; }
+    e.preventDefault();
+    e.stopImmediatePropagation();  // not sent yet: first ask how many
+    var chooser = document.getElementById(stack.dataset.stack);
+    if (!chooser) { return; }
+    var wasOpen = !chooser.hidden;
+    closeAll();
+    if (wasOpen) { return; }
+    chooser.hidden = false;
+    stack.setAttribute("aria-expanded", "true");
+    var first = chooser.querySelector("[data-lay-n]");
+    if (first) { first.focus({ preventScroll: true }); }
+  }, true);
+
+  document.addEventListener("click", function (e) {
+    var pick = e.target && e.target.closest && e.target.closest("[data-lay-n], [data-lay-cancel]");
+    if (!pick) { return; }
+    var chooser = pick.closest(".lay-pick");
+    if (pick.hasAttribute("data-lay-cancel")) { close(chooser, true); return; }
+    close(chooser, false);
+    var action = "lay:" + pick.dataset.lay;
+    var stack = document.querySelector('#hand [data-action="' + action + '"]');
+    if (!stack) { return; }
+    pending = { action: action, left: parseInt(pick.dataset.layN, 10) - 1, version: null };
+    send(stack);
+    if (pending.left <= 0) { pending = null; }
+  });
+
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "Escape") { return; }
+    var chooser = e.target && e.target.closest && e.target.closest(".lay-pick");
+    if (chooser) { close(chooser, true); }
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function (e) {
+    if (!pending) { return; }
+    var message = (e.detail && e.detail.message) || "";
+    if (/id="flash"[^>]*class="flash error"/.test(message) && /<span>/.test(message)) {
+      pending = null;  // refused: lay no more
+      return;
+    }
+    var stack = document.querySelector('#hand [data-action="' + pending.action + '"]');
+    if (!stack) { pending = null; return; }
+    var v = versionOf(stack);
+    if (v === null || v === pending.version) { return; }  // not the table after our lay yet
+    pending.left -= 1;
+    send(stack);
+    if (pending.left <= 0) { pending = null; }
+  });
+})();

@@ -20,6 +20,18 @@ def face(code: str) -> Face:
                 art=f"luegenbeutel.svg#{code}")
 
 
+def stacks(hand: list[str]) -> list[tuple[str, int]]:
+    """The hand as stacks of equal cards, in the hand's order: ``[(card, count)]``
+    (a hand of 17 to 33 cards stays one row of big targets on a phone)."""
+    out: list[tuple[str, int]] = []
+    for code in hand:
+        if out and out[-1][0] == code:
+            out[-1] = (code, out[-1][1] + 1)
+        else:
+            out.append((code, 1))
+    return out
+
+
 def sentence(event: Event, names: list[str]) -> str | None:
     kind = event.get("type")
     who = seat_name(event, names)
@@ -65,4 +77,5 @@ PRESENTATION = Presentation(
     action_labels=ACTIONS,
     sentence=sentence,
     score_measure=N_("points"),
+    extras={"stacks": stacks},
 )
