@@ -22,7 +22,7 @@ MIN_TARGET = 40  # px a finger needs
 def _shoot(page: Any, shots: Path, name: str) -> None:
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        page.wait_for_timeout(150)
+        page.wait_for_timeout(400)  # colours change with a transition
         page.screenshot(path=str(shots / f"{name}-{scheme}.png"), full_page=True)
     page.emulate_media(color_scheme="light")
 
