@@ -71,10 +71,24 @@ def play_a_few(page: Any, moves: int = 3) -> None:
         act(page, actions[0])
 
 
-def grow_hand(server: Server, page: Any, name: str, size: int) -> None:
+HELD = ("[...document.querySelectorAll('#hand .hand .card')]"
+        ".reduce((n, c) => n + parseInt(c.dataset.count || '1', 10), 0)")
+
+
+def grow_hand(server: Server, page: Any, name: str, size: int, tries: int = 4) -> None:
     """Give ``name``'s seat ``size`` cards: stop the server, move cards from the
     stock into that hand in the saved snapshot (the deck stays the same cards), start
-    the server again; the page reconnects by itself."""
+    the server again; the page reconnects by itself. A round that ends as the room
+    comes back (its last challenge window closes) deals new hands: then again."""
+    for _ in range(tries):
+        _grow_once(server, page, name, size)
+        page.wait_for_timeout(500)
+        if page.evaluate(HELD) == size:
+            return
+    raise AssertionError(f"the hand never held {size} cards")
+
+
+def _grow_once(server: Server, page: Any, name: str, size: int) -> None:
     room = page.url.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
     server.kill(signal.SIGTERM)
     db = sqlite3.connect(server.db_url.removeprefix("sqlite:///"))
@@ -121,5 +135,5 @@ TARGETS = """() => {
 
 
 def hand_targets(page: Any) -> list[dict[str, Any]]:
-    page.evaluate("document.getElementById('hand').scrollIntoView({block: 'end'})")
+    page.evaluate("document.getElementById('hand').scrollIntoView({block: 'center'})")
     return list(page.evaluate(TARGETS))
