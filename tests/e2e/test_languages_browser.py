@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Server
+from tests.e2e.look import act
 from tests.e2e.table import clickable_actions, join, version, wait_until, wait_version
 
 GAMES: dict[str, dict[str, str]] = {
@@ -68,9 +69,7 @@ def test_a_table_in_each_language_on_desktop_and_phone(
                    if a.startswith(("play:", "lay:")) or a in ("mauschel", "join", "end")]
         if not actions:
             break
-        before = version(page)
-        page.click(f'[data-action="{actions[0]}"]')
-        wait_version([page], before)
+        act(page, actions[0])  # a Lügenbeutel stack asks how many: one
     page.wait_for_timeout(400)
     assert page.get_attribute("html", "lang") == language
     text = page.inner_text("body")
