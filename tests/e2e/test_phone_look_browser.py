@@ -6,6 +6,7 @@ tap."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,15 @@ def _shoot(page: Any, shots: Path, name: str) -> None:
     page.emulate_media(color_scheme="light")
 
 
+def _fits(targets: list[dict[str, Any]]) -> None:
+    """Every hand card lies within the phone's width, with 40 px of it to tap."""
+    assert targets, "a hand is shown"
+    for t in targets:
+        assert t["left"] >= 0 and t["right"] <= PHONE["width"], t
+        assert t["hit_width"] >= MIN_TARGET, t
+        assert t["hits"], t
+
+
 @pytest.mark.parametrize("language", ["de", "en"])
 @pytest.mark.parametrize("game", list(GAMES))
 def test_every_game_on_a_phone_in_both_languages(
@@ -36,6 +46,8 @@ def test_every_game_on_a_phone_in_both_languages(
     page = context.new_page()
     url = table_with_bots(page, sqlite_server.base, game)
     page.goto(f"{url}?lang={language}")
+    page.wait_for_selector("#hand .card")
+    _fits(hand_targets(page))  # the whole first hand (Beutelschneider for 3: ten cards)
     play_a_few(page)
     if game == "luegenbeutel":
         grow_hand(sqlite_server, page, "Anna", 20)
@@ -46,11 +58,8 @@ def test_every_game_on_a_phone_in_both_languages(
     page.wait_for_timeout(300)
     assert page.get_attribute("html", "lang") == language
     targets = hand_targets(page)
-    assert targets, "a hand is shown"
-    for t in targets:
-        assert t["left"] >= 0 and t["right"] <= PHONE["width"], t
-        assert t["hit_width"] >= MIN_TARGET, t
-        assert t["hits"], t
+    _fits(targets)
+    (shots / "hand-targets.json").write_text(json.dumps(targets, indent=1))  # for review
     _shoot(page, shots, f"{game}-{language}-phone")
     page.set_viewport_size(DESKTOP)
     page.wait_for_timeout(200)
