@@ -245,7 +245,8 @@ document.addEventListener("click", function (e) {
       }
     }
     if (!target && lastKey) {
-      target = document.querySelector('#actions [data-action="' + lastKey + '"], #actions [data-cmd="' + lastKey + '"]');
+      var key = window.CSS && CSS.escape ? CSS.escape(lastKey) : lastKey;
+      target = document.querySelector('#actions [data-action="' + key + '"], #actions [data-cmd="' + key + '"]');
     }
     if (!target) { target = hand || document.querySelector("#actions button"); }
     if (target) {
@@ -307,7 +308,7 @@ document.addEventListener("click", function (e) {
   }
   function close(chooser, back) {
     chooser.hidden = true;
-    var stack = document.querySelector('[data-stack="' + chooser.id + '"]');
+    var stack = document.querySelector('[data-stack="' + CSS.escape(chooser.id) + '"]');
     if (stack) {
       stack.setAttribute("aria-expanded", "false");
       if (back) { stack.focus({ preventScroll: true }); }
@@ -340,7 +341,7 @@ document.addEventListener("click", function (e) {
     if (pick.hasAttribute("data-lay-cancel")) { close(chooser, true); return; }
     close(chooser, false);
     var action = "lay:" + pick.dataset.lay;
-    var stack = document.querySelector('#hand [data-action="' + action + '"]');
+    var stack = document.querySelector('#hand [data-action="' + CSS.escape(action) + '"]');
     if (!stack) { return; }
     pending = { action: action, left: parseInt(pick.dataset.layN, 10) - 1, version: null };
     send(stack);
@@ -360,7 +361,7 @@ document.addEventListener("click", function (e) {
       pending = null;  // refused: lay no more
       return;
     }
-    var stack = document.querySelector('#hand [data-action="' + pending.action + '"]');
+    var stack = document.querySelector('#hand [data-action="' + CSS.escape(pending.action) + '"]');
     if (!stack) { pending = null; return; }
     var v = versionOf(stack);
     if (v === null || v === pending.version) { return; }  // not the table after our lay yet
