@@ -45,6 +45,13 @@ def test_focus_is_on_a_hand_card_after_every_push(browser: Any, sqlite_server: S
         assert focus["playable"], focus
     said = page.inner_text("#table-live")
     assert "took the trick" in said
+    # cards move with short transitions, almost none when the system asks for less
+    wait_until(page, MY_TURN, timeout=15_000)
+    duration = "getComputedStyle(document.querySelector('#hand button.card.playable'))" \
+               ".transitionDuration"
+    assert page.evaluate(duration).startswith("0.12s")
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(duration).startswith("0.001s")
     page.screenshot(path=str(shots / "keyboard.png"), full_page=True)
     context.close()
 
