@@ -13,7 +13,9 @@ may serve any seat; ``forget(memory)`` drops it when the seat or the room goes.
 Without ``memory`` a search sees only the view it is given.
 
 The workers are started with ``spawn`` (never ``fork``: the server has threads), and
-``warm()`` imports the engines in every worker before the first real request.
+``warm()`` imports the engines in every worker before the first real request. A
+worker that dies fails the request it was serving (``BrokenProcessPool``; the
+caller falls back to the house rules) and the next request gets fresh workers.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import multiprocessing
 import os
 from collections.abc import Hashable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from app.bots.search.history import History
@@ -61,9 +64,12 @@ class BotPool:
                  budget_ms: float | None = DEFAULT_BUDGET_MS) -> None:
         self.size = size if size is not None and size > 0 else default_size()
         self.budget_ms = budget_ms
-        self._executor = ProcessPoolExecutor(
-            max_workers=self.size, mp_context=multiprocessing.get_context("spawn"))
+        self._executor = self._start()
         self._memory: dict[Hashable, History] = {}
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.size,
+                                   mp_context=multiprocessing.get_context("spawn"))
 
     async def warm(self) -> None:
         """Start every worker and import the bots there (a first search would
@@ -90,9 +96,18 @@ class BotPool:
         else:
             budget = self.budget_ms if budget_ms is None else budget_ms
             loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(
-                self._executor, _think, kind, game, view, list(legal), seed, budget,
-                history.state() if history is not None else None, optional)
+            executor = self._executor
+            try:
+                action = await loop.run_in_executor(
+                    executor, _think, kind, game, view, list(legal), seed, budget,
+                    history.state() if history is not None else None, optional)
+            except BrokenProcessPool:
+                # a worker died (killed, out of memory): this answer is lost, the
+                # next request gets fresh workers
+                if self._executor is executor:
+                    executor.shutdown(wait=False, cancel_futures=True)
+                    self._executor = self._start()
+                raise
         if history is not None and action is not None:
             history.note_action(view, action)
         return action
