@@ -10,6 +10,7 @@ import copy
 import random
 import time
 from collections import Counter
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
@@ -437,6 +438,38 @@ def test_pool_answers_optional_moves_and_keeps_memory_per_seat() -> None:
 
     asyncio.run(scenario())
     assert default_size() >= 1
+
+
+def test_pool_gets_fresh_workers_after_one_dies() -> None:
+    """A worker killed mid-search fails that request (the table falls back to the
+    house rules); the next request is served by a fresh worker."""
+    async def scenario() -> None:
+        pool = BotPool(size=1, budget_ms=5000)
+        try:
+            await pool.warm()
+            for steps in range(40):  # a state with a choice to think about
+                m = _play_randomly("beutelschneider", 4, {}, 3, steps)
+                seat = min(m.to_act())
+                view, legal = m.view(seat), m.legal_actions(seat)
+                if len(legal) > 2:
+                    break
+            assert len(legal) > 2
+            thinking = asyncio.create_task(
+                pool.choose("search", "beutelschneider", view, legal, seed=1))
+            await asyncio.sleep(0.3)
+            workers = list(pool._executor._processes.values())  # noqa: SLF001
+            assert workers
+            for worker in workers:
+                worker.kill()
+            with pytest.raises(BrokenProcessPool):
+                await thinking
+            again = await pool.choose("search", "beutelschneider", view, legal, seed=1,
+                                      budget_ms=50)
+            assert again in legal
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
