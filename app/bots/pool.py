@@ -10,7 +10,8 @@
 its turns (the finished tricks; its own face-down cards in Lügenbeutel). The memory
 lives here, in the calling process, and travels with each request, so any worker
 may serve any seat; ``forget(memory)`` drops it when the seat or the room goes.
-Without ``memory`` a search sees only the view it is given.
+Without ``memory`` a search sees only the view it is given. When more requests wait
+than there are workers, each gets a share of the budget (:meth:`BotPool.share`).
 
 The workers are started with ``spawn`` (never ``fork``: the server has threads), and
 ``warm()`` imports the engines in every worker before the first real request. A
@@ -31,6 +32,8 @@ from typing import Any
 from app.bots.search.history import History
 
 DEFAULT_BUDGET_MS = 1000
+# Under load a request's budget shrinks (see BotPool.share), but not below this.
+MIN_SHARE_MS = 50.0
 
 
 def default_size() -> int:
@@ -66,6 +69,7 @@ class BotPool:
         self.budget_ms = budget_ms
         self._executor = self._start()
         self._memory: dict[Hashable, History] = {}
+        self.in_flight = 0  # requests queued or thinking now
 
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.size,
@@ -77,6 +81,19 @@ class BotPool:
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(self._executor, _warm)
                                for _ in range(self.size)))
+
+    def share(self, budget: float | None) -> float | None:
+        """The budget of a request made now. With no more requests than workers each
+        gets ``budget``; with more, a request would first wait for the others, so each
+        gets its share (``budget`` × workers / requests, at least ``MIN_SHARE_MS``):
+        a bot's wait and thinking together stay near ``budget`` however many tables
+        play, and the pool answers more requests per second."""
+        if budget is None:
+            return None
+        waiting = self.in_flight + 1
+        if waiting <= self.size:
+            return budget
+        return max(min(budget, MIN_SHARE_MS), budget * self.size / waiting)
 
     async def choose(self, kind: str, game: str, view: dict[str, Any], legal: list[str],
                      seed: int | None = None, budget_ms: float | None = None,
@@ -94,9 +111,10 @@ class BotPool:
         if not optional and len(legal) == 1:
             action: str | None = legal[0]
         else:
-            budget = self.budget_ms if budget_ms is None else budget_ms
+            budget = self.share(self.budget_ms if budget_ms is None else budget_ms)
             loop = asyncio.get_running_loop()
             executor = self._executor
+            self.in_flight += 1
             try:
                 action = await loop.run_in_executor(
                     executor, _think, kind, game, view, list(legal), seed, budget,
@@ -108,6 +126,8 @@ class BotPool:
                     executor.shutdown(wait=False, cancel_futures=True)
                     self._executor = self._start()
                 raise
+            finally:
+                self.in_flight -= 1
         if history is not None and action is not None:
             history.note_action(view, action)
         return action

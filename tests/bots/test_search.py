@@ -440,6 +440,43 @@ def test_pool_answers_optional_moves_and_keeps_memory_per_seat() -> None:
     assert default_size() >= 1
 
 
+def test_pool_shares_the_budget_when_more_bots_wait_than_it_has_workers() -> None:
+    pool = BotPool(size=2, budget_ms=1000)
+    try:
+        assert pool.share(1000) == 1000 and pool.share(None) is None
+        pool.in_flight = 1
+        assert pool.share(1000) == 1000  # a free worker: the whole budget
+        pool.in_flight = 3
+        assert pool.share(1000) == 500  # four requests on two workers
+        pool.in_flight = 99
+        assert pool.share(1000) == 50 and pool.share(20) == 20  # never below the floor
+    finally:
+        pool.close()
+
+    async def scenario() -> float:
+        one = BotPool(size=1, budget_ms=800)
+        try:
+            await one.warm()
+            requests = []
+            for seed in range(4):
+                m = new_match("beutelschneider", 4, {"dealer": seed}, seed=seed)
+                seat = min(m.to_act())
+                requests.append((m.view(seat), m.legal_actions(seat)))
+            start = time.perf_counter()
+            answers = await asyncio.gather(*(
+                one.choose("search", "beutelschneider", view, legal, seed=1)
+                for view, legal in requests))
+            assert all(a in legal for a, (_v, legal) in zip(answers, requests, strict=True))
+            assert one.in_flight == 0
+            return time.perf_counter() - start
+        finally:
+            one.close()
+
+    took = asyncio.run(scenario())
+    # 800 + 400 + 267 + 200 ms of thinking in one worker, not 4 x 800 ms
+    assert took < 2.6, took
+
+
 def test_pool_gets_fresh_workers_after_one_dies() -> None:
     """A worker killed mid-search fails that request (the table falls back to the
     house rules); the next request is served by a fresh worker."""
