@@ -132,6 +132,11 @@ class BotPool:
             history.note_action(view, action)
         return action
 
+    def observe(self, memory: Hashable, view: dict[str, Any]) -> None:
+        """The seat ``memory`` saw ``view`` (between its own turns: a seat a person
+        plays, which a bot may have to take over)."""
+        self._memory.setdefault(memory, History()).observe(view)
+
     def forget(self, memory: Hashable) -> None:
         self._memory.pop(memory, None)
 

@@ -88,9 +88,26 @@ class BotDriver:
         if task is not None:
             task.cancel()
 
+    def observe(self, room: Room) -> None:
+        """After every saved move: the pool remembers what each person's seat saw of
+        the deal (its view, as at the table), so that a strong bot taking the seat over
+        mid-deal (away, out of time, released) knows the tricks played before. A
+        seat taken over or released keeps that memory: it is the same seat in the
+        same deal."""
+        match = room.match
+        if self.pool is None or match is None:
+            return
+        if match.is_over:
+            self.forget(room)
+            return
+        for s, player in enumerate(room.seats):
+            if player is not None and not player.is_bot:
+                self.pool.observe((room.id, s), match.view(s))
+
     def forget(self, room: Room, seat: int | None = None) -> None:
         """Drop what the pool remembers of the deal for ``seat`` (None: every seat):
-        somebody else sits there now, or the room leaves memory."""
+        the seats changed places or a bot left before the start, or the room's match
+        is over or the room leaves memory."""
         if self.pool is None:
             return
         for s in range(room.players) if seat is None else (seat,):

@@ -134,13 +134,19 @@ class RoomService:
         self.chat = TableChat(db)
         self.pacing.attach(self.pipeline.apply_locked, self._resumed)
         self.turns.attach(self.bots.wake, pause_left_of)
-        self.pipeline.after_commit = self.turns.refresh
+        self.pipeline.after_commit = self._committed
 
     def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    def _committed(self, room: Room) -> None:
+        """A move was saved: the turn clock looks at the new turn, and the strong bot
+        that may have to play a person's seat later remembers what that seat saw."""
+        self.turns.refresh(room)
+        self.bots.observe(room)
 
     def _resumed(self, room: Room) -> None:
         """A finished trick or deal was shown long enough: the turn clock starts and
@@ -247,7 +253,6 @@ class RoomService:
             await self.db.run(repo.replace_seat, match_id=room.id, seat=index, name=name,
                               token=token)
             room.seats[index] = Seat(index=index, name=name, token_hash=token_hash(token))
-            self.bots.forget(room, index)
             self.turns.taken_over(room, index)
             presence.seen(room, index)
             room.tell()
@@ -362,7 +367,6 @@ class RoomService:
             player.token_hash = dead
             room.present.pop(index, None)
             room.queued.pop(index, None)
-            self.bots.forget(room, index)
             self.turns.release(room, index)
             room.tell()
         self.turns.refresh(room)

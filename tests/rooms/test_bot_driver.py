@@ -43,11 +43,14 @@ class ScriptedPool(BotPool):
         self.gate: asyncio.Event | None = None
         self.entered = asyncio.Event()
         self.fail = False
+        self.knew: list[Any] = []  # the deal's finished tricks the seat remembered
 
     async def choose(self, kind: str, game: str, view: dict[str, Any], legal: list[str],
                      seed: int | None = None, budget_ms: float | None = None,
                      memory: Any = None, optional: bool = False) -> str | None:
         self.asked.append((memory, kind, len(legal)))
+        history = self._memory.get(memory)
+        self.knew.append(None if history is None else history.deal_tricks(view))
         self.entered.set()
         if self.gate is not None:
             await self.gate.wait()
@@ -230,6 +233,33 @@ def test_a_decision_for_an_old_version_is_not_applied(tmp_path: Path) -> None:
         assert [memory for memory, _kind, _n in pool.asked[1:]] == [(room.id, 3)]
         assert room.stand_ins == {} and room.match is not None
         assert room.match.to_act() <= {0, 1}, "a person's turn now: the bots wait"
+
+    scenario(tmp_path, body, pool=ScriptedPool)
+
+
+def test_a_strong_bot_taking_a_seat_over_mid_deal_knows_the_tricks_before(
+        tmp_path: Path) -> None:
+    """The pool remembers what a person's seat saw, so the bot that plays for Bert
+    after the host released his seat knows every trick of the deal so far (the view
+    shows only the last one)."""
+    async def body(service: RoomService, pool: ScriptedPool) -> None:
+        room, host = await table(service, people=("Anna", "Bert"), levels=("easy", "easy"),
+                                 options={"dealer": 3})
+        for _ in range(200):  # Anna and Bert play until three tricks are done
+            await tick(pool.clock, 1, room)
+            match = room.match
+            assert match is not None
+            done = sum(match.view(1).get("tricks_won") or [0])
+            if done >= 3 and match.to_act() == {1}:
+                break
+            for seat in sorted(match.to_act() & {0, 1}):
+                await service.act(room.id, seat, match.legal_actions(seat)[0], room.version)
+        assert done >= 3
+        await service.release(room.id, host, 1)
+        await tick(pool.clock, 1, room)
+        assert pool.asked and pool.asked[0][:2] == ((room.id, 1), "search")
+        assert pool.knew[0] is not None and len(pool.knew[0]) == done
+        assert room.stand_ins == {1: "released"}
 
     scenario(tmp_path, body, pool=ScriptedPool)
 
