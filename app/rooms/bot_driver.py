@@ -150,14 +150,15 @@ class BotDriver:
                 if match is None or match.is_over:
                     self.forget(room)
                     return
-                if not bots_to_act(room):
+                seats = bots_to_act(room)
+                if not seats:
                     return
                 version = room.version
                 if wait <= 0:
                     decided = {k: v for k, v in decided.items() if k[1] == version}
                     asked = [Question(s, bot_kind(room, s), match.view(s),
                                       match.legal_actions(s), match.must_act(s))
-                             for s in bots_to_act(room) if (s, version) not in decided]
+                             for s in seats if (s, version) not in decided]
             if wait > 0:  # a finished trick or deal is on show: it counts as the delay
                 await room.clock.sleep(wait)
                 continue
