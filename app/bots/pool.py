@@ -32,6 +32,7 @@ from typing import Any
 from app.bots.search.history import History
 
 DEFAULT_BUDGET_MS = 1000
+PARENT_CHECK_S = 1.0  # how often a worker looks whether its server still runs
 # Under load a request's budget shrinks (see BotPool.share), but not below this.
 MIN_SHARE_MS = 50.0
 
@@ -55,6 +56,20 @@ def _think(kind: str, game: str, view: dict[str, Any], legal: list[str], seed: i
     return bot.choose(view, legal)
 
 
+def _watch_parent(parent: int) -> None:
+    """Runs in each worker as it starts: a worker whose server is gone (killed with
+    no chance to close the pool) ends itself instead of idling on."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _warm() -> int:
     import app.bots.api  # noqa: F401
     import app.bots.search  # noqa: F401
@@ -73,7 +88,8 @@ class BotPool:
 
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.size,
-                                   mp_context=multiprocessing.get_context("spawn"))
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_watch_parent, initargs=(os.getpid(),))
 
     async def warm(self) -> None:
         """Start every worker and import the bots there (a first search would

@@ -6,11 +6,16 @@ sees, and do not change when only hidden cards change."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
+import os
 import random
+import subprocess
+import sys
 import time
 from collections import Counter
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -475,6 +480,40 @@ def test_pool_shares_the_budget_when_more_bots_wait_than_it_has_workers() -> Non
     took = asyncio.run(scenario())
     # 800 + 400 + 267 + 200 ms of thinking in one worker, not 4 x 800 ms
     assert took < 2.6, took
+
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKERS_THEN_DIE = """
+import asyncio, os, signal
+from app.bots.pool import BotPool
+pool = BotPool(size=2, budget_ms=20)
+asyncio.run(pool.warm())
+print(" ".join(str(pid) for pid in pool._executor._processes), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_pool_workers_end_when_their_server_is_killed() -> None:
+    """A server killed without closing its pool leaves no workers behind."""
+    out = subprocess.run([sys.executable, "-c", WORKERS_THEN_DIE], capture_output=True,
+                         text=True, timeout=30, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    pids = [int(p) for p in out.stdout.split()]
+    assert len(pids) == 2, out.stderr
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        with contextlib.suppress(OSError):  # a zombie waiting for its reaper is gone
+            if Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z":
+                return False
+        return True
+
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [p for p in pids if alive(p)], "workers outlived their server"
 
 
 def test_pool_gets_fresh_workers_after_one_dies() -> None:
