@@ -148,12 +148,10 @@ def test_easy_bots_play_the_house_rules_and_strong_ones_ask_the_pool(tmp_path: P
     scenario(tmp_path, body, pool=ScriptedPool)
 
 
-def test_levels_survive_a_restart_and_a_rematch(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'levels.db'}"
-    migrate(url)
-
+def test_levels_survive_a_restart_and_a_rematch(db_url: str) -> None:
+    """On SQLite and PostgreSQL: the level is saved with the seat."""
     async def go() -> None:
-        db = Database(url)
+        db = Database(db_url)
         service = RoomService(db, bot_delay_ms=0)
         room, host = await table(service, "mauscheln", levels=("easy", "strong"),
                                  start=False)
