@@ -7,6 +7,8 @@ import time
 
 from tests.conftest import Server
 from tests.web.apiclient import Table
+from tests.web.frames import frame_flash, recv_until
+from tests.web.test_table_flow import host_socket
 
 
 def test_host_fills_three_seats_with_bots_and_they_play_to_the_end(
@@ -63,3 +65,24 @@ def test_the_host_picks_a_bots_level_and_the_table_shows_it(sqlite_server: Serve
     assert page.count("bot · easy") == 1 and page.count("bot · strong") == 2
     german_page = table.http.get(f"/r/{table.room}", headers={"Accept-Language": "de"}).text
     assert german_page.count("Bot · leicht") == 1 and german_page.count("Bot · stark") == 2
+
+
+def test_the_hosts_socket_seats_a_bot_of_the_level_picked(sqlite_server: Server) -> None:
+    table = Table(sqlite_server.base, "schafkopf")
+    table.join("Anna")
+    ws = host_socket(sqlite_server, table)
+    ws.recv(timeout=5)
+    # the waiting table's control: a level to pick, then "Seat a bot"
+    page = table.http.get(f"/r/{table.room}",
+                          headers={"Cookie": f"stammtisch_host={table.host_token}"}).text
+    assert 'name="level"' in page and 'value="easy"' in page and 'value="strong"' in page
+    ws.send('{"cmd": "add_bot", "level": "expert"}')  # refused, to the host only
+    flash = frame_flash(recv_until(ws, lambda f: frame_flash(f) is not None)) or ""
+    assert "easy" in flash and "strong" in flash
+    assert table.view()["seats"][1:] == [None, None, None], "nothing was seated"
+    ws.send('{"cmd": "add_bot", "level": "easy"}')
+    recv_until(ws, lambda f: "bot · easy" in f)
+    ws.send('{"cmd": "add_bot"}')
+    recv_until(ws, lambda f: "bot · strong" in f)
+    assert [name is not None for name in table.view()["seats"]] == [True, True, True, False]
+    ws.close()
