@@ -295,6 +295,8 @@ def test_one_person_and_three_strong_bots_play_a_match_to_the_end(tmp_path: Path
         assert asked.count("search") >= 24, "three strong bots thought in the pool"
         saved = await service.db.read(repo.action_log, match_id=room.id)
         assert {a.seat for a in saved} - {None} == {0, 1, 2, 3}  # None: the start
+        remembered = [key for key in pool._memory if key[0] == room.id]  # noqa: SLF001
+        assert remembered == [], "the finished match's memory was dropped"
 
     scenario(tmp_path, body, pool=lambda clock: Counting(size=1, budget_ms=20),
              clock=MonotonicClock())
