@@ -21,6 +21,10 @@ class Settings(BaseSettings):
     allowed_origins: str = ""
     # Pause between two bot moves, in milliseconds (so people can follow them).
     bot_delay_ms: int = 700
+    # Time a strong bot may think about one move, in milliseconds (app.bots.pool).
+    bot_budget_ms: int = 1000
+    # Worker processes the strong bots think in; 0: one per core but one, at least 1.
+    bot_pool_size: int = 0
     # Let POST /api/rooms take a "seed" (deterministic decks: tests and replays only;
     # a seeded room's deck is known to whoever chose the seed).
     allow_seeded_rooms: bool = False

@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from app.bots.pool import BotPool
 from app.config import get_settings
 from app.db import Database
 from app.db.retry import DatabaseUnavailable
@@ -46,16 +47,22 @@ def create_app(database_url: str | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(database_url or settings.database_url)
-        rooms = RoomService(db)
+        # strong bots think in other processes (app.bots.pool), off the event loop
+        pool = BotPool(size=settings.bot_pool_size or None, budget_ms=settings.bot_budget_ms)
+        warming = asyncio.create_task(_warm(pool))
+        rooms = RoomService(db, pool=pool)
         app.state.db = db
         app.state.rooms = rooms
+        app.state.bot_pool = pool
         await rooms.restore_open_rooms()
         sweeper = asyncio.create_task(rooms.run_sweeper())
         try:
             yield
         finally:
             sweeper.cancel()
+            warming.cancel()
             await rooms.close()
+            await asyncio.to_thread(pool.close)
             db.close()
 
     # /docs is served from static/vendor by app.web.health (no CDN, no inline script)
@@ -116,6 +123,15 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.add_middleware(language.LanguageMiddleware)
     return app
+
+
+async def _warm(pool: BotPool) -> None:
+    """Start the bot workers in the background: the server answers meanwhile, and a
+    first strong bot would only wait for what is still starting."""
+    try:
+        await pool.warm()
+    except Exception:  # the bots fall back to the house rules; the tables play on
+        logging.getLogger("stammtisch").exception("the bot workers did not start")
 
 
 def _wants_page(request: Request) -> bool:

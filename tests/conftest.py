@@ -19,6 +19,10 @@ from alembic.config import Config
 from sqlalchemy import create_engine, text
 
 ROOT = Path(__file__).resolve().parents[1]
+# strong bots think briefly and in one worker in the tests' servers and apps (the
+# search itself is tested in tests/bots with its own budgets)
+os.environ.setdefault("BOT_BUDGET_MS", "20")
+os.environ.setdefault("BOT_POOL_SIZE", "1")
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 
 DB_KINDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]

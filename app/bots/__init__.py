@@ -22,6 +22,13 @@ Optional = Callable[[dict[str, Any], list[str], random.Random], str | None]
 
 POLICIES: dict[str, Policy] = {}
 
+# A bot seat's level at the table and the kind of bot that plays it (see
+# app.bots.api): "easy" plays the house rules, "strong" searches.
+LEVELS: dict[str, str] = {"easy": "heuristic", "strong": "search"}
+DEFAULT_LEVEL = "strong"
+# a person's seat a bot plays for (away, out of time, released) gets the strong bot
+STAND_IN_LEVEL = "strong"
+
 BOT_NAMES = ["Alois", "Burgl", "Kathi", "Girgl", "Wastl", "Zenzi", "Fonse", "Leni"]
 
 

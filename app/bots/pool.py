@@ -10,10 +10,13 @@
 its turns (the finished tricks; its own face-down cards in Lügenbeutel). The memory
 lives here, in the calling process, and travels with each request, so any worker
 may serve any seat; ``forget(memory)`` drops it when the seat or the room goes.
-Without ``memory`` a search sees only the view it is given.
+Without ``memory`` a search sees only the view it is given. When more requests wait
+than there are workers, each gets a share of the budget (:meth:`BotPool.share`).
 
 The workers are started with ``spawn`` (never ``fork``: the server has threads), and
-``warm()`` imports the engines in every worker before the first real request.
+``warm()`` imports the engines in every worker before the first real request. A
+worker that dies fails the request it was serving (``BrokenProcessPool``; the
+caller falls back to the house rules) and the next request gets fresh workers.
 """
 
 from __future__ import annotations
@@ -23,11 +26,15 @@ import multiprocessing
 import os
 from collections.abc import Hashable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from app.bots.search.history import History
 
 DEFAULT_BUDGET_MS = 1000
+PARENT_CHECK_S = 1.0  # how often a worker looks whether its server still runs
+# Under load a request's budget shrinks (see BotPool.share), but not below this.
+MIN_SHARE_MS = 50.0
 
 
 def default_size() -> int:
@@ -49,6 +56,20 @@ def _think(kind: str, game: str, view: dict[str, Any], legal: list[str], seed: i
     return bot.choose(view, legal)
 
 
+def _watch_parent(parent: int) -> None:
+    """Runs in each worker as it starts: a worker whose server is gone (killed with
+    no chance to close the pool) ends itself instead of idling on."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _warm() -> int:
     import app.bots.api  # noqa: F401
     import app.bots.search  # noqa: F401
@@ -61,9 +82,14 @@ class BotPool:
                  budget_ms: float | None = DEFAULT_BUDGET_MS) -> None:
         self.size = size if size is not None and size > 0 else default_size()
         self.budget_ms = budget_ms
-        self._executor = ProcessPoolExecutor(
-            max_workers=self.size, mp_context=multiprocessing.get_context("spawn"))
+        self._executor = self._start()
         self._memory: dict[Hashable, History] = {}
+        self.in_flight = 0  # requests queued or thinking now
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.size,
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_watch_parent, initargs=(os.getpid(),))
 
     async def warm(self) -> None:
         """Start every worker and import the bots there (a first search would
@@ -71,6 +97,19 @@ class BotPool:
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(self._executor, _warm)
                                for _ in range(self.size)))
+
+    def share(self, budget: float | None) -> float | None:
+        """The budget of a request made now. With no more requests than workers each
+        gets ``budget``; with more, a request would first wait for the others, so each
+        gets its share (``budget`` × workers / requests, at least ``MIN_SHARE_MS``):
+        a bot's wait and thinking together stay near ``budget`` however many tables
+        play, and the pool answers more requests per second."""
+        if budget is None:
+            return None
+        waiting = self.in_flight + 1
+        if waiting <= self.size:
+            return budget
+        return max(min(budget, MIN_SHARE_MS), budget * self.size / waiting)
 
     async def choose(self, kind: str, game: str, view: dict[str, Any], legal: list[str],
                      seed: int | None = None, budget_ms: float | None = None,
@@ -88,14 +127,31 @@ class BotPool:
         if not optional and len(legal) == 1:
             action: str | None = legal[0]
         else:
-            budget = self.budget_ms if budget_ms is None else budget_ms
+            budget = self.share(self.budget_ms if budget_ms is None else budget_ms)
             loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(
-                self._executor, _think, kind, game, view, list(legal), seed, budget,
-                history.state() if history is not None else None, optional)
+            executor = self._executor
+            self.in_flight += 1
+            try:
+                action = await loop.run_in_executor(
+                    executor, _think, kind, game, view, list(legal), seed, budget,
+                    history.state() if history is not None else None, optional)
+            except BrokenProcessPool:
+                # a worker died (killed, out of memory): this answer is lost, the
+                # next request gets fresh workers
+                if self._executor is executor:
+                    executor.shutdown(wait=False, cancel_futures=True)
+                    self._executor = self._start()
+                raise
+            finally:
+                self.in_flight -= 1
         if history is not None and action is not None:
             history.note_action(view, action)
         return action
+
+    def observe(self, memory: Hashable, view: dict[str, Any]) -> None:
+        """The seat ``memory`` saw ``view`` (between its own turns: a seat a person
+        plays, which a bot may have to take over)."""
+        self._memory.setdefault(memory, History()).observe(view)
 
     def forget(self, memory: Hashable) -> None:
         self._memory.pop(memory, None)

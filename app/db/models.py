@@ -72,6 +72,8 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(64))
     is_bot: Mapped[bool] = mapped_column(default=False)
+    # a bot seat's level ("easy", "strong"; app.bots.LEVELS)
+    level: Mapped[str] = mapped_column(String(8), default="strong", server_default="strong")
     token_hash: Mapped[str] = mapped_column(String(64))
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

@@ -79,9 +79,10 @@ def create_match(session: Session, *, match_id: str, game: str, players: int,
 
 
 def add_seat(session: Session, *, match_id: str, seat: int, name: str, token: str,
-             is_bot: bool = False, version: int | None = None) -> None:
+             is_bot: bool = False, version: int | None = None,
+             level: str = "strong") -> None:
     session.add(SeatRow(match_id=match_id, seat=seat, name=name, is_bot=is_bot,
-                        token_hash=token_hash(token), joined_at=now()))
+                        level=level, token_hash=token_hash(token), joined_at=now()))
     if version is not None:
         row = session.get_one(MatchRow, match_id)
         row.version = version
@@ -279,6 +280,7 @@ class SeatState:
     name: str
     is_bot: bool
     token_hash: str
+    level: str = "strong"  # a bot seat's level
 
 
 @dataclass(frozen=True)
@@ -311,7 +313,8 @@ def open_matches(session: Session) -> list[OpenMatch]:
         OpenMatch(id=r.id, game=r.game, players=r.players, options=dict(r.options),
                   seed=r.seed, status=r.status, host_token_hash=r.host_token_hash,
                   version=r.version, snapshot=r.snapshot,
-                  seats=[SeatState(s.seat, s.name, s.is_bot, s.token_hash) for s in r.seats],
+                  seats=[SeatState(s.seat, s.name, s.is_bot, s.token_hash, s.level)
+                         for s in r.seats],
                   table_options=r.table_options, room_state=r.room_state,
                   deal_scores=[(d.deal_no, list(d.scores_after)) for d in r.deals],
                   prev_match_id=r.prev_match_id)
@@ -410,7 +413,7 @@ def open_match(session: Session, *, match_id: str) -> OpenMatch | None:
                      options=dict(row.options), seed=row.seed, status=row.status,
                      host_token_hash=row.host_token_hash, version=row.version,
                      snapshot=row.snapshot,
-                     seats=[SeatState(s.seat, s.name, s.is_bot, s.token_hash)
+                     seats=[SeatState(s.seat, s.name, s.is_bot, s.token_hash, s.level)
                             for s in row.seats],
                      table_options=row.table_options, room_state=row.room_state)
 
@@ -490,7 +493,7 @@ def create_rematch(session: Session, *, old_id: str, new_id: str, options: dict[
     session.flush()
     for s in seats:
         session.add(SeatRow(match_id=new_id, seat=s.seat, name=s.name, is_bot=s.is_bot,
-                            token_hash=s.token_hash, joined_at=stamp))
+                            level=s.level, token_hash=s.token_hash, joined_at=stamp))
     old.next_match_id = new_id
 
 

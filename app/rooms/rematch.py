@@ -56,8 +56,8 @@ async def open_rematch(service: Any, room_id: str, host_token: str | None,
             options, table = rematch_options(room, changes)
         except ValueError as exc:
             raise BadRequest(str(exc)) from None
-        seats = [Seat(index=s.index, name=s.name, token_hash=s.token_hash, is_bot=s.is_bot)
-                 for s in room.seats if s is not None]
+        seats = [Seat(index=s.index, name=s.name, token_hash=s.token_hash, is_bot=s.is_bot,
+                      level=s.level) for s in room.seats if s is not None]
         new = Room(id=new_room_id(), game=room.game, players=room.players, options=options,
                    host_token_hash=room.host_token_hash,
                    # a seeded room (tests) deals a different but still known deck
@@ -68,7 +68,8 @@ async def open_rematch(service: Any, room_id: str, host_token: str | None,
         await service.db.run(
             repo.create_rematch, old_id=room.id, new_id=new.id, options=options,
             table_options=table, seed=new.seed,
-            seats=[repo.SeatState(s.index, s.name, s.is_bot, s.token_hash) for s in seats])
+            seats=[repo.SeatState(s.index, s.name, s.is_bot, s.token_hash, s.level)
+                   for s in seats])
         service.rooms[new.id] = new
         room.next_id = new.id
     log.info("rematch opened game=%s", room.game)

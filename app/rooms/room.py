@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.bots import DEFAULT_LEVEL
 from app.db.repo import token_hash  # tokens are kept only as hashes
 from app.games import Match, new_match
 from app.rooms.clock import Clock, MonotonicClock
@@ -25,6 +26,7 @@ class Seat:
     name: str
     token_hash: str
     is_bot: bool = False
+    level: str = DEFAULT_LEVEL  # a bot seat's level (app.bots.LEVELS)
 
 
 Listener = Callable[["Room"], None]

@@ -28,7 +28,8 @@ from collections.abc import Awaitable
 from datetime import timedelta
 from typing import Any
 
-from app.bots import BOT_NAMES
+from app.bots import BOT_NAMES, DEFAULT_LEVEL, LEVELS
+from app.bots.pool import BotPool
 from app.config import get_settings
 from app.db import Database, repo
 from app.games import GAMES, N_, IllegalAction, new_match
@@ -37,7 +38,7 @@ from app.rooms import presence
 from app.rooms.bot_driver import BotDriver
 from app.rooms.chat import TableChat
 from app.rooms.clock import Clock, MonotonicClock
-from app.rooms.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
+from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
 from app.rooms.pacing import Pacing, pause_left
 from app.rooms.pipeline import ActionPipeline
 from app.rooms.quotas import RoomQuota, check_someone_plays
@@ -109,7 +110,7 @@ def new_token() -> str:
 
 class RoomService:
     def __init__(self, db: Database, bot_delay_ms: int | None = None,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, pool: BotPool | None = None) -> None:
         self.db = db
         self.clock: Clock = clock or MonotonicClock()
         self.rooms: dict[str, Room] = {}
@@ -124,20 +125,28 @@ class RoomService:
         self.pacing = Pacing(self._spawn)
         self.turns = Turns(db, self._spawn)
         self.pipeline = ActionPipeline(db, self.windows, self.pacing)
-        self.bots = BotDriver(self.pipeline, max(0, delay) / 1000)
+        # strong bots think in ``pool`` (app.bots.pool); without one they play the
+        # house rules like easy ones
+        self.bots = BotDriver(self.pipeline, max(0, delay) / 1000, pool)
         self.windows.attach(self.pipeline.apply_locked, self.bots.wake)
         self.recovery = DatabaseRecovery(db, self._spawn, self._reloaded)
         self.pipeline.on_unavailable = self.recovery.wait_for_database
         self.chat = TableChat(db)
         self.pacing.attach(self.pipeline.apply_locked, self._resumed)
         self.turns.attach(self.bots.wake, pause_left_of)
-        self.pipeline.after_commit = self.turns.refresh
+        self.pipeline.after_commit = self._committed
 
     def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    def _committed(self, room: Room) -> None:
+        """A move was saved: the turn clock looks at the new turn, and the strong bot
+        that may have to play a person's seat later remembers what that seat saw."""
+        self.turns.refresh(room)
+        self.bots.observe(room)
 
     def _resumed(self, room: Room) -> None:
         """A finished trick or deal was shown long enough: the turn clock starts and
@@ -192,7 +201,7 @@ class RoomService:
         return room, host_token
 
     async def join(self, room_id: str, name: Any, *, is_bot: bool = False,
-                   seat: Any = None) -> tuple[int, str]:
+                   seat: Any = None, level: str = DEFAULT_LEVEL) -> tuple[int, str]:
         """Seat ``name`` in ``seat`` (None: the first free one); a bot (``name``
         None) gets a free bot name. Once the match runs, a person may take over a seat
         the host released (:meth:`take_over`)."""
@@ -215,9 +224,11 @@ class RoomService:
             self._check_name(room, name)
             token = new_token()
             index = free[0] if wanted is None else wanted
-            new = Seat(index=index, name=name, token_hash=token_hash(token), is_bot=is_bot)
+            new = Seat(index=index, name=name, token_hash=token_hash(token), is_bot=is_bot,
+                       level=level)
             await self.db.run(repo.add_seat, match_id=room.id, seat=index, name=name,
-                              token=token, is_bot=is_bot, version=room.version + 1)
+                              token=token, is_bot=is_bot, version=room.version + 1,
+                              level=level)
             room.seats[index] = new
             if not is_bot:
                 presence.seen(room, index)
@@ -280,11 +291,17 @@ class RoomService:
         if not room.is_host(host_token):
             raise Forbidden(message)
 
-    async def add_bot(self, room_id: str, host_token: str | None) -> int:
-        """The host seats a bot in the next free seat."""
+    async def add_bot(self, room_id: str, host_token: str | None,
+                      level: Any = None) -> int:
+        """The host seats a bot of ``level`` ("easy" or "strong"; None: strong) in the
+        next free seat."""
         room = self.get(room_id)
         self._check_host(room, host_token, ONLY_HOST_BOTS)
-        seat, _token = await self.join(room_id, None, is_bot=True)
+        if level is None:
+            level = DEFAULT_LEVEL
+        if not isinstance(level, str) or level not in LEVELS:
+            raise Illegal(_("A bot's level is “easy” or “strong”."))
+        seat, _token = await self.join(room_id, None, is_bot=True, level=level)
         return seat
 
     async def remove_bot(self, room_id: str, host_token: str | None, seat: Any) -> None:
@@ -301,6 +318,7 @@ class RoomService:
             await self.db.run(repo.remove_seat, match_id=room.id, seat=index,
                               version=room.version + 1)
             room.seats[index] = None
+            self.bots.forget(room, index)
             room.changed()
 
     async def swap(self, room_id: str, host_token: str | None, a: Any, b: Any) -> None:
@@ -321,6 +339,7 @@ class RoomService:
                               version=room.version + 1)
             for player, to in ((one, second), (two, first)):
                 room.seats[to] = player
+                self.bots.forget(room, to)
                 if player is not None:
                     player.index = to
             _swap_keys(room.present, first, second)
@@ -483,6 +502,7 @@ class RoomService:
                 room.closed = True
                 self.rooms.pop(room.id, None)
                 self.bots.stop(room.id)
+                self.bots.forget(room)
                 room._tell()  # open sockets (spectators) learn that the table closed
                 self.chat.forget(room.id)
                 self.turns.forget(room)

@@ -25,7 +25,7 @@ def restored_room(m: repo.OpenMatch, clock: Clock) -> Room:
                 deal_scores=list(m.deal_scores), prev_id=m.prev_match_id)
     for s in m.seats:
         room.seats[s.seat] = Seat(index=s.seat, name=s.name, token_hash=s.token_hash,
-                                  is_bot=s.is_bot)
+                                  is_bot=s.is_bot, level=s.level)
     if m.snapshot is not None:
         room.match = restore(m.snapshot)
     return room

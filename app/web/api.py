@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
+from app.bots import DEFAULT_LEVEL
 from app.config import get_settings
 from app.games import GAMES, Option
 from app.i18n import _
@@ -216,14 +217,25 @@ async def kick_seat(room_id: str, body: SeatBody, request: Request,
     return table_state(service.get(room_id), None)
 
 
+class AddBot(BaseModel):
+    level: str | None = Field(None, examples=["strong"],
+                              description='"easy" (house rules) or "strong" (searches); '
+                              'default: "strong"')
+
+
 class BotSeated(BaseModel):
     seat: int
+    level: str
 
 
 @router.post("/rooms/{room_id}/bots", response_model=BotSeated, responses=ERRORS)
-async def add_bot(room_id: str, request: Request, service: Service) -> BotSeated:
-    """Seat a bot in the next free seat (host only)."""
-    return BotSeated(seat=await service.add_bot(room_id, bearer_token(request)))
+async def add_bot(room_id: str, request: Request, service: Service,
+                  body: AddBot | None = None) -> BotSeated:
+    """Seat a bot in the next free seat (host only). The body is optional:
+    ``{"level": "easy" | "strong"}`` (default strong; any other level: 422)."""
+    level = body.level if body is not None and body.level is not None else DEFAULT_LEVEL
+    seat = await service.add_bot(room_id, bearer_token(request), level)
+    return BotSeated(seat=seat, level=level)
 
 
 @router.delete("/rooms/{room_id}/bots/{seat}", response_model=TableState, responses=ERRORS)

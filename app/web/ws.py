@@ -5,7 +5,8 @@ A browser authenticates with its seat cookie, any other client with
 Incoming frames are JSON from htmx ``ws-send``: ``{"action", "version"}``, a
 seat's ``{"cmd": "next_deal" | "back"}``, ``{"chat": "text"}`` or ``{"react": "👍"}``,
 or a host command ``{"cmd": "start" | "add_bot" | "end_game" | "rematch" |
-"spectator_chat"}``, ``{"cmd": "kick" | "remove_bot", "seat": n}``,
+"spectator_chat"}`` (``add_bot`` takes a ``"level"``: ``"easy"`` or ``"strong"``),
+``{"cmd": "kick" | "remove_bot", "seat": n}``,
 ``{"cmd": "swap", "a": n, "b": m}``. Outgoing frames are HTML fragments with
 ``hx-swap-oob``.
 
@@ -251,7 +252,7 @@ HostCommand = Callable[[RoomService, str, str | None, dict[str, Any]], Awaitable
 
 HOST_COMMANDS: dict[str, HostCommand] = {
     "start": lambda s, room, host, data: s.start(room, host),
-    "add_bot": lambda s, room, host, data: s.add_bot(room, host),
+    "add_bot": lambda s, room, host, data: s.add_bot(room, host, data.get("level")),
     "end_game": lambda s, room, host, data: s.end_match(room, host),
     "kick": lambda s, room, host, data: s.release(room, host, data.get("seat")),
     "remove_bot": lambda s, room, host, data: s.remove_bot(room, host, data.get("seat")),

@@ -6,10 +6,16 @@ sees, and do not change when only hidden cards change."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
+import os
 import random
+import subprocess
+import sys
 import time
 from collections import Counter
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -437,6 +443,109 @@ def test_pool_answers_optional_moves_and_keeps_memory_per_seat() -> None:
 
     asyncio.run(scenario())
     assert default_size() >= 1
+
+
+def test_pool_shares_the_budget_when_more_bots_wait_than_it_has_workers() -> None:
+    pool = BotPool(size=2, budget_ms=1000)
+    try:
+        assert pool.share(1000) == 1000 and pool.share(None) is None
+        pool.in_flight = 1
+        assert pool.share(1000) == 1000  # a free worker: the whole budget
+        pool.in_flight = 3
+        assert pool.share(1000) == 500  # four requests on two workers
+        pool.in_flight = 99
+        assert pool.share(1000) == 50 and pool.share(20) == 20  # never below the floor
+    finally:
+        pool.close()
+
+    async def scenario() -> float:
+        one = BotPool(size=1, budget_ms=800)
+        try:
+            await one.warm()
+            requests = []
+            for seed in range(4):
+                m = new_match("beutelschneider", 4, {"dealer": seed}, seed=seed)
+                seat = min(m.to_act())
+                requests.append((m.view(seat), m.legal_actions(seat)))
+            start = time.perf_counter()
+            answers = await asyncio.gather(*(
+                one.choose("search", "beutelschneider", view, legal, seed=1)
+                for view, legal in requests))
+            assert all(a in legal for a, (_v, legal) in zip(answers, requests, strict=True))
+            assert one.in_flight == 0
+            return time.perf_counter() - start
+        finally:
+            one.close()
+
+    took = asyncio.run(scenario())
+    # 800 + 400 + 267 + 200 ms of thinking in one worker, not 4 x 800 ms
+    assert took < 2.6, took
+
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKERS_THEN_DIE = """
+import asyncio, os, signal
+from app.bots.pool import BotPool
+pool = BotPool(size=2, budget_ms=20)
+asyncio.run(pool.warm())
+print(" ".join(str(pid) for pid in pool._executor._processes), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_pool_workers_end_when_their_server_is_killed() -> None:
+    """A server killed without closing its pool leaves no workers behind."""
+    out = subprocess.run([sys.executable, "-c", WORKERS_THEN_DIE], capture_output=True,
+                         text=True, timeout=30, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    pids = [int(p) for p in out.stdout.split()]
+    assert len(pids) == 2, out.stderr
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        with contextlib.suppress(OSError):  # a zombie waiting for its reaper is gone
+            if Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z":
+                return False
+        return True
+
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [p for p in pids if alive(p)], "workers outlived their server"
+
+
+def test_pool_gets_fresh_workers_after_one_dies() -> None:
+    """A worker killed mid-search fails that request (the table falls back to the
+    house rules); the next request is served by a fresh worker."""
+    async def scenario() -> None:
+        pool = BotPool(size=1, budget_ms=5000)
+        try:
+            await pool.warm()
+            for steps in range(40):  # a state with a choice to think about
+                m = _play_randomly("beutelschneider", 4, {}, 3, steps)
+                seat = min(m.to_act())
+                view, legal = m.view(seat), m.legal_actions(seat)
+                if len(legal) > 2:
+                    break
+            assert len(legal) > 2
+            thinking = asyncio.create_task(
+                pool.choose("search", "beutelschneider", view, legal, seed=1))
+            await asyncio.sleep(0.3)
+            workers = list(pool._executor._processes.values())  # noqa: SLF001
+            assert workers
+            for worker in workers:
+                worker.kill()
+            with pytest.raises(BrokenProcessPool):
+                await thinking
+            again = await pool.choose("search", "beutelschneider", view, legal, seed=1,
+                                      budget_ms=50)
+            assert again in legal
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
