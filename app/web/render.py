@@ -22,15 +22,17 @@ from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
 from markupsafe import Markup
 
 from app import i18n
+from app.config import get_settings
 from app.games import GAMES
 from app.rooms.pacing import pause_left, waiting_for
 from app.rooms.presence import is_connected
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
 from app.rooms.turns import RELEASED, awaited, clock_left, wall_time
+from app.web.assets import static_url
 from app.web.cards import card_badge, face, is_trump, suit_label
 from app.web.charts import score_chart
-from app.web.presentation import TEMPLATES, find, presentation, presentations
+from app.web.presentation import TEMPLATES, find, on_change, presentation, presentations
 from app.web.share import rematch_fields
 
 
@@ -73,6 +75,10 @@ class TemplateLoader(BaseLoader):
 templates = Jinja2Templates(directory=str(TEMPLATES))
 env = templates.env
 env.loader = TemplateLoader()
+# Templates are compiled once and kept; only in development (DEV=true) is every
+# template's file checked for a change on each render.
+env.auto_reload = get_settings().dev
+on_change.append(env.cache.clear if env.cache is not None else lambda: None)
 env.add_extension("jinja2.ext.i18n")
 # the catalogue of the current language (a context variable: per request, per socket)
 env.install_gettext_callables(  # type: ignore[attr-defined]
@@ -112,7 +118,8 @@ def _startingwith(value: str, prefix: str) -> bool:
 env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presentation,
                    face=face, suit_label=suit_label, is_trump=is_trump, card_badge=card_badge,
                    action_label=action_label, vals=_vals, language=i18n.get_language,
-                   LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart)
+                   LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart,
+                   static_url=static_url)
 env.tests["startingwith"] = _startingwith
 env.filters.update(tr=_translate, number=i18n.format_number, signed=i18n.format_signed,
                    datetime=i18n.format_datetime, date=i18n.format_date,
