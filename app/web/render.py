@@ -2,7 +2,9 @@
 
 Every fragment carries a stable id and ``hx-swap-oob`` so the htmx WebSocket
 extension swaps each into place; the first page load renders the very same
-fragments, so a reload and a push can never disagree.
+fragments, so a reload and a push can never disagree. A push renders the fragments
+one by one (the blocks of ``table/frame.html``, see :mod:`app.web.fragments`), and
+a fragment whose HTML would be the same for two seats is rendered once.
 
 Templates come from ``templates/``; ``games/<game>/...`` comes from the folder of
 that game's presentation (``templates/games/<game>/`` for the built-in games, any
@@ -178,6 +180,7 @@ def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]
         "clock_seats": clock_seats, "queued": queued[0] if queued else None,
         "my_turn": my_turn, "title": (TURN_MARK + title) if my_turn else title,
         "connected": {s for s in range(room.players) if is_connected(room, s)},
+        "viewer_free": seat is None and room.match is None and bool(room.free_seats),
     }
 
 
@@ -189,10 +192,35 @@ def rematch_context(room: Room, is_host: bool) -> dict[str, Any]:
             "rematch_values": {**room.options, **room.table}}
 
 
-def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
-    ctx = table_context(room, seat, is_host)
-    return env.get_template("table/frame.html").render(ctx, oob=True)
-
-
 def render_flash(message: str, kind: str = "error") -> str:
     return env.get_template("table/flash.html").render(message=message, kind=kind, oob=True)
+
+
+FRAME = "table/frame.html"
+# The blocks of table/frame.html in page order; each is the fragment whose id is its
+# name with "-" for "_".
+FRAGMENTS = ("turn_signal", "notice", "seats", "board", "status", "actions", "hand",
+             "host_end", "result", "rematch", "version")
+OOB = 'hx-swap-oob="true"'
+
+
+def fragment_id(block: str) -> str:
+    return block.replace("_", "-")
+
+
+def render_block(block: str, ctx: dict[str, Any]) -> str:
+    """One fragment of the frame, with ``hx-swap-oob``."""
+    template = env.get_template(FRAME)
+    return "".join(template.blocks[block](template.new_context({**ctx, "oob": True,
+                                                                  "oobattr": OOB})))
+
+
+def render_fragments(room: Room, seat: int | None, is_host: bool) -> dict[str, str]:
+    """Every fragment of this seat's table: id -> HTML."""
+    ctx = table_context(room, seat, is_host)
+    return {fragment_id(b): render_block(b, ctx) for b in FRAGMENTS}
+
+
+def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
+    """The whole table of a seat as one push: every fragment."""
+    return "".join(render_fragments(room, seat, is_host).values())
