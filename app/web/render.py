@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
@@ -208,11 +209,18 @@ def fragment_id(block: str) -> str:
     return block.replace("_", "-")
 
 
+# a run of spaces and line breaks between or inside elements: the browser shows one
+# space for it either way (no fragment has <pre> or <textarea>), so a push sends one
+# line break
+BLANK = re.compile(r"[ \t\r\n]*\n[ \t\r\n]*")
+
+
 def render_block(block: str, ctx: dict[str, Any]) -> str:
-    """One fragment of the frame, with ``hx-swap-oob``."""
+    """One fragment of the frame as a push sends it, with ``hx-swap-oob``."""
     template = env.get_template(FRAME)
-    return "".join(template.blocks[block](template.new_context({**ctx, "oob": True,
+    html = "".join(template.blocks[block](template.new_context({**ctx, "oob": True,
                                                                   "oobattr": OOB})))
+    return BLANK.sub("\n", html)
 
 
 def render_fragments(room: Room, seat: int | None, is_host: bool) -> dict[str, str]:
@@ -222,5 +230,5 @@ def render_fragments(room: Room, seat: int | None, is_host: bool) -> dict[str, s
 
 
 def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
-    """The whole table of a seat as one push: every fragment."""
-    return "".join(render_fragments(room, seat, is_host).values())
+    """The whole table of a seat in one piece, every fragment with ``hx-swap-oob``."""
+    return env.get_template(FRAME).render(table_context(room, seat, is_host), oob=True)
