@@ -50,11 +50,7 @@ class Asset:
     media_type: str
     gzipped: bytes | None
     mtime_ns: int
-
-    @property
-    def hashed(self) -> str:
-        p = PurePosixPath(self.path)
-        return str(p.with_name(f"{p.stem}.{self.digest}{p.suffix}"))
+    hashed: str  # the path with the digest before the suffix: css/app.3f2a9c1b04.css
 
     @property
     def etag(self) -> str:
@@ -70,9 +66,11 @@ def _read(root: Path, file: Path) -> Asset:
     if len(body) >= MIN_GZIP and media_type.startswith(COMPRESSIBLE):
         packed = gzip.compress(body, compresslevel=9, mtime=0)
         gzipped = packed if len(packed) < len(body) else None
-    return Asset(path=file.relative_to(root).as_posix(), body=body,
-                 digest=hashlib.sha256(body).hexdigest()[:HASH_LEN], media_type=media_type,
-                 gzipped=gzipped, mtime_ns=file.stat().st_mtime_ns)
+    path = PurePosixPath(file.relative_to(root).as_posix())
+    digest = hashlib.sha256(body).hexdigest()[:HASH_LEN]
+    return Asset(path=str(path), body=body, digest=digest, media_type=media_type,
+                 gzipped=gzipped, mtime_ns=file.stat().st_mtime_ns,
+                 hashed=str(path.with_name(f"{path.stem}.{digest}{path.suffix}")))
 
 
 class Assets:

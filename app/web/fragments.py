@@ -1,4 +1,5 @@
-"""Pushes that render each fragment once for the seats that see it alike.
+"""Pushes: each fragment rendered once for the seats that see it alike, and only
+what changed sent.
 
 When the table changes, every open socket renders its seat's fragments (the blocks
 of ``table/frame.html``). Much of that is the same for every seat: the trick on the
@@ -24,10 +25,15 @@ not have rendered itself:
 
 Equal inputs give equal HTML, so the HTML another seat gets from the cache is the
 HTML it would have rendered: it holds nothing more than that seat may see.
+
+:func:`narrowed` makes a changed fragment smaller still: when only elements with an
+``id`` inside it changed (a seat's plate in the ring, the trick on the board), those
+elements go alone, each swapped by its id.
 """
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -117,8 +123,11 @@ def _templates(expr: nodes.Expr, game: str) -> list[str] | None:
     return None
 
 
-def _mentioned(body: nodes.Template, game: str, seen: set[str]) -> set[str] | None:
-    """Every name a piece of template and what it includes mention (None: unknown)."""
+def _mentioned(body: nodes.Template, game: str, path: set[str],
+               seen: dict[str, set[str]]) -> set[str] | None:
+    """Every name a piece of template and what it includes mention (None: unknown).
+    ``path``: the templates being read (an include of one of them adds nothing new);
+    ``seen``: the names of each template read already."""
     names = set(find_undeclared_variables(body))
     for node in body.find_all((nodes.Include, nodes.Import, nodes.FromImport)):
         assert isinstance(node, nodes.Include | nodes.Import | nodes.FromImport)
@@ -126,36 +135,38 @@ def _mentioned(body: nodes.Template, game: str, seen: set[str]) -> set[str] | No
         if targets is None:
             return None
         for name in targets:
-            if name in seen:
+            if name in path:
                 continue
-            seen.add(name)
-            try:
-                source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
-            except TemplateNotFound:
-                continue  # one of a list of choices that does not exist
-            more = _mentioned(env.parse(source), game, seen)
-            if more is None:
-                return None
-            names |= more
+            if name not in seen:
+                try:
+                    source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
+                except TemplateNotFound:  # one of a list of choices that does not exist
+                    seen[name] = set()
+                    continue
+                more = _mentioned(env.parse(source), game, path | {name}, seen)
+                if more is None:
+                    return None
+                seen[name] = more
+            names |= seen[name]
     return names
 
 
 def seat_names(game: str, block: str) -> frozenset[str] | None:
     """The context names a block of the frame depends on that differ between seats
-    (``view`` aside: it is compared by the keys read); None when unknown."""
+    (``view`` aside: it is compared by the keys read); None when unknown. Worked out
+    for all blocks of a game at once, the first time it is asked."""
     key = (game, block)
     if key not in _names:
         source = env.loader.get_source(env, FRAME)[0]  # type: ignore[union-attr]
-        found = next((b for b in env.parse(source).find_all(nodes.Block)
-                      if b.name == block), None)
-        names = None
-        if found is not None:
+        seen: dict[str, set[str]] = {}  # template -> names, shared by the blocks
+        for found in env.parse(source).find_all(nodes.Block):
+            assert isinstance(found, nodes.Block)
             body = nodes.Template(found.body)
             body.set_environment(env)
-            mentioned = _mentioned(body, game, {FRAME})
-            if mentioned is not None:
-                names = frozenset(mentioned - SAME_FOR_ALL - {"view"})
-        _names[key] = names
+            mentioned = _mentioned(body, game, {FRAME}, seen)
+            _names[(game, found.name)] = (frozenset(mentioned - SAME_FOR_ALL - {"view"})
+                                          if mentioned is not None else None)
+        _names.setdefault(key, None)
     return _names[key]
 
 
@@ -208,3 +219,63 @@ def shared(room: Room) -> SharedFragments:
         room.listeners.add(found.changed)
         weakref.finalize(room, _shared.pop, id(room), None)
     return found
+
+
+# a start or end tag (quoted attribute values may hold anything but their quote)
+TAG = re.compile(r"""<(/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(/?)>""")
+ID = re.compile(r"""\sid=(?:"([^"]+)"|'([^']+)')""")
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+                  "meta", "source", "track", "wbr"})
+OOB_AT = re.compile(r"^<([a-zA-Z][\w-]*)")
+
+
+def inner_ids(html: str) -> tuple[str, dict[str, str]] | None:
+    """A fragment with its outermost inner elements that carry an id taken out: the
+    rest (with a mark where each was) and id -> element. None if the tags do not nest
+    (then the fragment is only ever sent whole)."""
+    shell: list[str] = []
+    parts: dict[str, str] = {}
+    depth = 0
+    cut = 0  # end of the last piece taken into the shell
+    inside: tuple[str, int, int] | None = None  # id, start, depth it opened at
+    for m in TAG.finditer(html):
+        closing, name = m[1], m[2].lower()
+        empty = bool(m[4]) or name in VOID
+        if closing:
+            depth -= 1
+            if depth < 0:
+                return None
+            if inside is not None and depth == inside[2]:
+                key, start, _ = inside
+                shell += [html[cut:start], f"\0{key}\0"]
+                parts[key] = html[start:m.end()]
+                cut, inside = m.end(), None
+            continue
+        found = ID.search(m[3]) if inside is None and depth >= 1 else None
+        if found is not None:
+            key = found[1] or found[2]
+            if key in parts:
+                return None
+            if empty:
+                shell += [html[cut:m.start()], f"\0{key}\0"]
+                parts[key] = m[0]
+                cut = m.end()
+            else:
+                inside = (key, m.start(), depth)
+        if not empty:
+            depth += 1
+    if depth != 0 or inside is not None:
+        return None
+    shell.append(html[cut:])
+    return "".join(shell), parts
+
+
+def narrowed(old: str, new: str) -> str | None:
+    """What to send instead of ``new`` when only elements with an id inside it
+    changed since ``old``: those elements, each swapped by its id. None when more
+    changed (the fragment goes whole)."""
+    a, b = inner_ids(old), inner_ids(new)
+    if a is None or b is None or a[0] != b[0]:
+        return None
+    return "".join(OOB_AT.sub(r'<\1 hx-swap-oob="true"', html, count=1)
+                   for key, html in b[1].items() if a[1][key] != html)

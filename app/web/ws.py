@@ -44,7 +44,7 @@ from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web.chat_view import chat_context, render_chat_line, render_chat_state
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
-from app.web.fragments import shared
+from app.web.fragments import narrowed, shared
 from app.web.limits import TooMany, client_key, json_too_deep
 from app.web.messages import error_text
 from app.web.presentation import FormError, presentation
@@ -124,11 +124,17 @@ class Connection:
         self.dirty.set()
 
     def changes(self, fragments: dict[str, str]) -> str:
-        """The fragments whose HTML this socket does not have yet, and the version."""
-        out = "".join(html for key, html in fragments.items()
-                      if key == "version" or self.sent.get(key) != html)
+        """The fragments whose HTML this socket does not have yet (of a fragment that
+        changed only inside elements with an id, those elements), and the version."""
+        out = []
+        for key, html in fragments.items():
+            old = self.sent.get(key)
+            if key == "version" or old is None:
+                out.append(html)
+            elif old != html:
+                out.append(narrowed(old, html) or html)
         self.sent.update(fragments)
-        return out
+        return "".join(out)
 
     async def sender(self) -> None:
         try:

@@ -1,6 +1,7 @@
 """Reading the HTML fragments a table WebSocket pushes, as a test client.
 
-A push carries only the fragments that changed for that socket. :func:`open_socket`
+A push carries only the fragments that changed for that socket (of a fragment that
+changed only inside elements with an id, those elements). :func:`open_socket`
 returns a socket that keeps, like the browser's page, the latest HTML of every
 fragment: ``recv()`` gives the whole table as it stands after a push (the fragments in
 page order, then whatever else the push carried: a flash, chat lines), and the push
@@ -17,13 +18,14 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 
 from app.web.cards import face
+from app.web.fragments import inner_ids
 from app.web.render import FRAGMENTS, fragment_id
 
 VERSION_RE = re.compile(r'id="version"[^>]*data-version="(\d+)"')
 ACTION_RE = re.compile(r'<button[^>]*data-action="([^"]+)"')
 FLASH_RE = re.compile(r'id="flash"[^>]*>(?:<span>(.*?)</span>)?</div>', re.S)
 TAG_RE = re.compile(r'<(/?)([a-zA-Z][\w-]*)((?:[^>"\']|"[^"]*"|\'[^\']*\')*?)(/?)>')
-ID_RE = re.compile(r'^<[a-zA-Z][\w-]*\s+id="([^"]+)"')
+ID_RE = re.compile(r'^<[a-zA-Z][\w-]*(?:\s+[\w-]+="[^"]*")*?\s+id="([^"]+)"')
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
         "source", "track", "wbr"}
 TABLE_IDS = [fragment_id(b) for b in FRAGMENTS]
@@ -59,16 +61,34 @@ class TableSocket:
         self.table: dict[str, str] = {}
         self.last_raw = ""
 
+    def swap_inner(self, key: str, html: str) -> bool:
+        """Put an element pushed alone in its place inside a fragment (by its id)."""
+        for name, fragment in self.table.items():
+            found = inner_ids(fragment)
+            if found is not None and key in found[1]:
+                shell, parts = found
+                parts[key] = html.replace(' hx-swap-oob="true"', "", 1)
+                for k, part in parts.items():
+                    shell = shell.replace(f"\0{k}\0", part)
+                self.table[name] = shell
+                return True
+        return False
+
     def recv(self, timeout: float | None = None) -> str:
         raw = str(self.ws.recv(timeout=timeout))
         self.last_raw = raw
-        parts = top_level(raw)
-        fragments = {key: html for key, html in parts if key in TABLE_IDS}
-        if not fragments:
+        rest, swapped = [], False
+        for key, html in top_level(raw):
+            if key in TABLE_IDS:
+                self.table[key] = html
+                swapped = True
+            elif key is not None and self.swap_inner(key, html):
+                swapped = True
+            else:
+                rest.append(html)
+        if not swapped:
             return raw
-        self.table.update(fragments)
-        rest = "".join(html for key, html in parts if key not in TABLE_IDS)
-        return "".join(self.table.get(k, "") for k in TABLE_IDS) + rest
+        return "".join(self.table.get(k, "") for k in TABLE_IDS) + "".join(rest)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.ws, name)

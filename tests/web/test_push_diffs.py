@@ -12,12 +12,13 @@ import pytest
 from app import i18n
 from app.games import new_match
 from app.rooms.room import Room, Seat
-from app.web.fragments import SharedFragments, ViewReads, seat_names, shared
+from app.web.fragments import SharedFragments, ViewReads, narrowed, seat_names, shared
 from app.web.render import FRAGMENTS, env, fragment_id, render_fragments
 from tests.conftest import Server
 from tests.web.apiclient import Table
 from tests.web.frames import (
     TABLE_IDS,
+    TableSocket,
     frame_actions,
     frame_version,
     hidden_titles,
@@ -26,9 +27,21 @@ from tests.web.frames import (
 )
 from tests.web.test_render_states import VARIANTS
 
+INSIDE = {"trick": "board", "last-trick": "board"}  # elements with an id, pushed alone
+
 
 def _ids(raw: str) -> set[str]:
-    return {key for key, _ in top_level(raw) if key in TABLE_IDS}
+    """The fragments a push touches (a plate or the trick alone counts as its
+    fragment)."""
+    out = set()
+    for key, _ in top_level(raw):
+        if key in TABLE_IDS:
+            out.add(key)
+        elif key is not None and key.startswith("plate-"):
+            out.add("seats")
+        elif key in INSIDE:
+            out.add(INSIDE[key])
+    return out
 
 
 def _next(ws: Any, version: int) -> str:
@@ -59,7 +72,7 @@ def test_a_push_sends_only_what_changed_and_a_new_socket_gets_everything(
         raws = [_next(ws, version + 1) for ws in sockets]
         for i, raw in enumerate(raws):
             ids = _ids(raw)
-            assert {"board", "version"} <= ids, i  # the card on the table, for all
+            assert {"board", "version"} <= ids, [k for k, _ in top_level(raw)]  # the card
             # a hand is sent again only where it changed: the card left the player's
             # hand, and the next player's cards became playable
             assert ("hand" in ids) == (i in (me, nxt)), (i, ids)
@@ -144,6 +157,44 @@ def test_shared_rendering_gives_each_seat_exactly_its_own_table(
         seat = rng.choice(sorted(match.to_act()))
         match.apply(seat, rng.choice(match.legal_actions(seat)))
     assert cache.reused > 0
+
+
+def test_a_fragment_that_changed_inside_sends_only_those_elements() -> None:
+    """A plate of the ring, the trick on the board: pushed alone when nothing else in
+    their fragment changed, and put in place by id they give the whole new fragment."""
+    room = _room("schafkopf", 4, {}, seed=3)
+    match = room.match
+    assert match is not None
+    rng = random.Random(2)
+    page = TableSocket(None)  # type: ignore[arg-type]  # only its fragments are used
+    page.table = render_fragments(room, 2, False)
+    narrow: dict[str, int] = {}
+    for _ in range(40):
+        seat = sorted(match.to_act())[0]
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+        room.version += 1
+        new = render_fragments(room, 2, False)
+        for key, html in new.items():
+            old = page.table[key]
+            if old == html:
+                continue
+            small = narrowed(old, html)
+            if small is None:
+                page.table[key] = html
+                continue
+            narrow[key] = narrow.get(key, 0) + 1
+            assert len(small) < len(html)
+            for inner, part in top_level(small):
+                assert inner is not None and 'hx-swap-oob="true"' in part
+                assert page.swap_inner(inner, part)
+            assert page.table[key] == html
+    assert narrow.get("seats", 0) > 10 and narrow.get("board", 0) > 10
+    assert narrowed("<div>x</div>", "<div>y</div>") is None  # nothing with an id inside
+    assert narrowed('<div id="a"><p id="b">1</p></div>',
+                    '<div id="a"><p id="b">2</p></div>') == '<p hx-swap-oob="true" id="b">2</p>'
+    assert narrowed('<div id="a"><p id="b">1</p>x</div>',
+                    '<div id="a"><p id="b">2</p>y</div>') is None  # more than that changed
+    assert narrowed('<div id="a"><p id="b">1</div>', '<div id="a"><p id="b">2</div>') is None
 
 
 def test_the_view_records_what_a_render_reads() -> None:
