@@ -37,6 +37,7 @@ import re
 import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import TemplateNotFound, nodes
@@ -45,7 +46,15 @@ from jinja2.meta import find_undeclared_variables
 from app import i18n
 from app.rooms.room import Room
 from app.web.presentation import find, on_change
-from app.web.render import FRAGMENTS, FRAME, env, fragment_id, render_block, table_context
+from app.web.render import (
+    FRAGMENTS,
+    FRAME,
+    env,
+    fragment_id,
+    frame_context,
+    render_block,
+    table_context,
+)
 
 # context names that are equal for every seat of a room between two of its changes
 SAME_FOR_ALL = frozenset({
@@ -61,6 +70,11 @@ class ViewReads(Mapping[str, Any]):
     def __init__(self, view: Mapping[str, Any]) -> None:
         self._view = view
         self._read: dict[str, Any] = {}
+        self._all = False
+
+    def start(self) -> None:
+        """Note afresh: the next block's render begins."""
+        self._read = {}
         self._all = False
 
     def __getitem__(self, key: str) -> Any:
@@ -184,6 +198,8 @@ class SharedFragments:
     def render(self, room: Room, seat: int | None, is_host: bool) -> dict[str, str]:
         ctx = table_context(room, seat, is_host)
         view = ctx["view"]
+        reads = ViewReads(view)
+        context = frame_context({**ctx, "view": reads})  # one for the seat's blocks
         language = i18n.get_language()
         out = {}
         for block in FRAGMENTS:
@@ -195,12 +211,12 @@ class SharedFragments:
             if html is not None:
                 self.reused += 1
             else:
-                reads = ViewReads(view)
+                reads.start()
                 self.renders += 1
                 try:
-                    html = render_block(block, {**ctx, "view": reads})
+                    html = render_block(block, context)
                 except Exception:  # something wanted the view as a dict: not kept
-                    html = render_block(block, ctx)
+                    html = render_block(block, frame_context(ctx))
                 else:
                     kept.append(Rendered(inputs, reads._read,
                                          view if reads._all else None, html))
@@ -229,10 +245,12 @@ VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "l
 OOB_AT = re.compile(r"^<([a-zA-Z][\w-]*)")
 
 
+@lru_cache(maxsize=512)  # a fragment shared by the seats is taken apart once
 def inner_ids(html: str) -> tuple[str, dict[str, str]] | None:
     """A fragment with its outermost inner elements that carry an id taken out: the
-    rest (with a mark where each was) and id -> element. None if the tags do not nest
-    (then the fragment is only ever sent whole)."""
+    rest (with a mark where each was) and id -> element (not to be changed: it is
+    kept for the next caller). None if the tags do not nest (then the fragment is
+    only ever sent whole)."""
     shell: list[str] = []
     parts: dict[str, str] = {}
     depth = 0

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
 from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from app import i18n
@@ -209,24 +209,29 @@ def fragment_id(block: str) -> str:
     return block.replace("_", "-")
 
 
-# a run of spaces and line breaks between or inside elements: the browser shows one
-# space for it either way (no fragment has <pre> or <textarea>), so a push sends one
-# line break
-BLANK = re.compile(r"[ \t\r\n]*\n[ \t\r\n]*")
+
+def one_break(html: str) -> str:
+    """Each run of spaces and line breaks that holds a line break, as one line break:
+    the browser shows one space for it either way (no fragment has <pre> or
+    <textarea>), and a push is smaller."""
+    return "\n".join(line for line in (x.strip(" \t\r") for x in html.split("\n")) if line)
 
 
-def render_block(block: str, ctx: dict[str, Any]) -> str:
+def frame_context(ctx: dict[str, Any]) -> Context:
+    """The context the frame's blocks render in, one per seat and push."""
+    return env.get_template(FRAME).new_context({**ctx, "oob": True, "oobattr": OOB})
+
+
+def render_block(block: str, context: Context) -> str:
     """One fragment of the frame as a push sends it, with ``hx-swap-oob``."""
-    template = env.get_template(FRAME)
-    html = "".join(template.blocks[block](template.new_context({**ctx, "oob": True,
-                                                                  "oobattr": OOB})))
-    return BLANK.sub("\n", html)
+    html = "".join(env.get_template(FRAME).blocks[block](context))
+    return one_break(html)
 
 
 def render_fragments(room: Room, seat: int | None, is_host: bool) -> dict[str, str]:
     """Every fragment of this seat's table: id -> HTML."""
-    ctx = table_context(room, seat, is_host)
-    return {fragment_id(b): render_block(b, ctx) for b in FRAGMENTS}
+    context = frame_context(table_context(room, seat, is_host))
+    return {fragment_id(b): render_block(b, context) for b in FRAGMENTS}
 
 
 def render_frame(room: Room, seat: int | None, is_host: bool) -> str:

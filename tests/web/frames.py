@@ -66,7 +66,7 @@ class TableSocket:
         for name, fragment in self.table.items():
             found = inner_ids(fragment)
             if found is not None and key in found[1]:
-                shell, parts = found
+                shell, parts = found[0], dict(found[1])
                 parts[key] = html.replace(' hx-swap-oob="true"', "", 1)
                 for k, part in parts.items():
                     shell = shell.replace(f"\0{k}\0", part)
