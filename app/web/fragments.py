@@ -53,6 +53,7 @@ from app.web.render import (
     fragment_id,
     frame_context,
     render_block,
+    render_fragments,
     table_context,
 )
 
@@ -196,6 +197,8 @@ class SharedFragments:
         self.kept.clear()
 
     def render(self, room: Room, seat: int | None, is_host: bool) -> dict[str, str]:
+        if env.auto_reload:  # development: a template may change, and what it mentions
+            return render_fragments(room, seat, is_host)
         ctx = table_context(room, seat, is_host)
         view = ctx["view"]
         reads = ViewReads(view)

@@ -209,7 +209,6 @@ def fragment_id(block: str) -> str:
     return block.replace("_", "-")
 
 
-
 def one_break(html: str) -> str:
     """Each run of spaces and line breaks that holds a line break, as one line break:
     the browser shows one space for it either way (no fragment has <pre> or

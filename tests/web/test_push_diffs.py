@@ -204,6 +204,16 @@ def test_the_view_records_what_a_render_reads() -> None:
     assert sorted(reads) == ["hand", "trump"] and reads._all
 
 
+def test_in_development_nothing_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With DEV a template may change between two pushes: every seat renders all."""
+    monkeypatch.setattr(env, "auto_reload", True)
+    room = _room("schafkopf", 4, {}, seed=5)
+    cache = SharedFragments()
+    for seat in [0, 1, None]:
+        assert cache.render(room, seat, False) == render_fragments(room, seat, False)
+    assert cache.kept == {} and cache.reused == 0
+
+
 def test_templates_are_compiled_once_outside_development() -> None:
     assert env.auto_reload is False
     assert [fragment_id(b) for b in FRAGMENTS] == TABLE_IDS
