@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     # without a seated person.
     unstarted_room_idle_minutes: float = 30.0
     log_level: str = "info"
+    # Development: templates are checked for changes on every render and static files
+    # on every request (otherwise both are read once, at start).
+    dev: bool = False
 
     # ----- limits (app/web/limits.py, app/rooms/quotas.py) ---------------------------
     # Largest HTTP request body (JSON or form), counted as it arrives, in bytes.

@@ -6,12 +6,10 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 
 from app.bots.pool import BotPool
 from app.config import get_settings
@@ -20,13 +18,12 @@ from app.db.retry import DatabaseUnavailable
 from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
-from app.web import api, health, language, pages, rules, share, table_api, ws
+from app.web import api, assets, health, language, pages, rules, share, table_api, ws
+from app.web.compress import Compress
 from app.web.limits import BodyLimit, ClientLimits
 from app.web.messages import error_text
 from app.web.render import templates
 from app.web.security import SecurityHeaders
-
-ROOT = Path(__file__).resolve().parents[1]
 
 DESCRIPTION = """
 Stammtisch serves card tables for friends. Everything the browser does is also
@@ -111,6 +108,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     # outermost last: every answer (a 413 too) gets the security headers
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Compress)
 
     app.include_router(health.router)
     app.include_router(api.router)
@@ -120,7 +118,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(share.router)
     app.include_router(ws.router)
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    assets.assets()  # every static file read and hashed now, not on the first page
+    app.include_router(assets.router)
     app.add_middleware(language.LanguageMiddleware)
     return app
 

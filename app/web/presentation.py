@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from app.i18n import N_, _, ngettext
+from app.web.assets import static_url
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -28,9 +29,6 @@ RULES = ROOT / "docs" / "rules"
 
 Event = Mapping[str, Any]
 View = Mapping[str, Any]
-
-
-CARDS = "/static/cards"
 
 
 @dataclass(frozen=True)
@@ -52,8 +50,12 @@ class Face:
 
     @property
     def picture(self) -> str:
-        """The URL of the card's picture ("" when it has none)."""
-        return f"{CARDS}/{self.art}" if self.art else ""
+        """The URL of the card's picture ("" when it has none), under the sprite's
+        content-hashed name."""
+        if not self.art:
+            return ""
+        sprite, sep, symbol = self.art.partition("#")
+        return static_url(f"cards/{sprite}") + sep + symbol
 
 
 def _no_trump(code: str, view: View) -> bool:
@@ -250,6 +252,11 @@ def _discover() -> None:
             _registry[found.game] = found
 
 
+# called after a presentation is registered or removed (the template loader forgets
+# the templates it compiled: a game registered again may bring another folder)
+on_change: list[Callable[[], None]] = []
+
+
 def register(p: Presentation, *, replace: bool = False) -> Presentation:
     """Add the presentation of a game registered at run time (say, a test's game)."""
     _discover()
@@ -257,12 +264,16 @@ def register(p: Presentation, *, replace: bool = False) -> Presentation:
     if old is not None and old is not p and not replace:
         raise ValueError(f"a presentation for {p.game!r} is registered already")
     _registry[p.game] = p
+    for hook in on_change:
+        hook()
     return p
 
 
 def unregister(game: str) -> None:
     _discover()
     _registry.pop(game, None)
+    for hook in on_change:
+        hook()
 
 
 def find(game: str) -> Presentation | None:

@@ -2,7 +2,9 @@
 
 Every fragment carries a stable id and ``hx-swap-oob`` so the htmx WebSocket
 extension swaps each into place; the first page load renders the very same
-fragments, so a reload and a push can never disagree.
+fragments, so a reload and a push can never disagree. A push renders the fragments
+one by one (the blocks of ``table/frame.html``, see :mod:`app.web.fragments`), and
+a fragment whose HTML would be the same for two seats is rendered once.
 
 Templates come from ``templates/``; ``games/<game>/...`` comes from the folder of
 that game's presentation (``templates/games/<game>/`` for the built-in games, any
@@ -19,18 +21,21 @@ from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
 from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from app import i18n
+from app.config import get_settings
 from app.games import GAMES
 from app.rooms.pacing import pause_left, waiting_for
 from app.rooms.presence import is_connected
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
 from app.rooms.turns import RELEASED, awaited, clock_left, wall_time
+from app.web.assets import static_url
 from app.web.cards import card_badge, face, is_trump, suit_label
 from app.web.charts import score_chart
-from app.web.presentation import TEMPLATES, find, presentation, presentations
+from app.web.presentation import TEMPLATES, find, on_change, presentation, presentations
 from app.web.share import rematch_fields
 
 
@@ -73,6 +78,10 @@ class TemplateLoader(BaseLoader):
 templates = Jinja2Templates(directory=str(TEMPLATES))
 env = templates.env
 env.loader = TemplateLoader()
+# Templates are compiled once and kept; only in development (DEV=true) is every
+# template's file checked for a change on each render.
+env.auto_reload = get_settings().dev
+on_change.append(env.cache.clear if env.cache is not None else lambda: None)
 env.add_extension("jinja2.ext.i18n")
 # the catalogue of the current language (a context variable: per request, per socket)
 env.install_gettext_callables(  # type: ignore[attr-defined]
@@ -112,7 +121,8 @@ def _startingwith(value: str, prefix: str) -> bool:
 env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presentation,
                    face=face, suit_label=suit_label, is_trump=is_trump, card_badge=card_badge,
                    action_label=action_label, vals=_vals, language=i18n.get_language,
-                   LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart)
+                   LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart,
+                   static_url=static_url)
 env.tests["startingwith"] = _startingwith
 env.filters.update(tr=_translate, number=i18n.format_number, signed=i18n.format_signed,
                    datetime=i18n.format_datetime, date=i18n.format_date,
@@ -171,6 +181,7 @@ def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]
         "clock_seats": clock_seats, "queued": queued[0] if queued else None,
         "my_turn": my_turn, "title": (TURN_MARK + title) if my_turn else title,
         "connected": {s for s in range(room.players) if is_connected(room, s)},
+        "viewer_free": seat is None and room.match is None and bool(room.free_seats),
     }
 
 
@@ -182,10 +193,46 @@ def rematch_context(room: Room, is_host: bool) -> dict[str, Any]:
             "rematch_values": {**room.options, **room.table}}
 
 
-def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
-    ctx = table_context(room, seat, is_host)
-    return env.get_template("table/frame.html").render(ctx, oob=True)
-
-
 def render_flash(message: str, kind: str = "error") -> str:
     return env.get_template("table/flash.html").render(message=message, kind=kind, oob=True)
+
+
+FRAME = "table/frame.html"
+# The blocks of table/frame.html in page order; each is the fragment whose id is its
+# name with "-" for "_".
+FRAGMENTS = ("turn_signal", "notice", "seats", "board", "status", "actions", "hand",
+             "host_end", "result", "rematch", "version")
+OOB = 'hx-swap-oob="true"'
+
+
+def fragment_id(block: str) -> str:
+    return block.replace("_", "-")
+
+
+def one_break(html: str) -> str:
+    """Each run of spaces and line breaks that holds a line break, as one line break:
+    the browser shows one space for it either way (no fragment has <pre> or
+    <textarea>), and a push is smaller."""
+    return "\n".join(line for line in (x.strip(" \t\r") for x in html.split("\n")) if line)
+
+
+def frame_context(ctx: dict[str, Any]) -> Context:
+    """The context the frame's blocks render in, one per seat and push."""
+    return env.get_template(FRAME).new_context({**ctx, "oob": True, "oobattr": OOB})
+
+
+def render_block(block: str, context: Context) -> str:
+    """One fragment of the frame as a push sends it, with ``hx-swap-oob``."""
+    html = "".join(env.get_template(FRAME).blocks[block](context))
+    return one_break(html)
+
+
+def render_fragments(room: Room, seat: int | None, is_host: bool) -> dict[str, str]:
+    """Every fragment of this seat's table: id -> HTML."""
+    context = frame_context(table_context(room, seat, is_host))
+    return {fragment_id(b): render_block(b, context) for b in FRAGMENTS}
+
+
+def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
+    """The whole table of a seat in one piece, every fragment with ``hx-swap-oob``."""
+    return env.get_template(FRAME).render(table_context(room, seat, is_host), oob=True)

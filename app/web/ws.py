@@ -16,6 +16,10 @@ spectator's at once: it never sees that seat's cards again.
 Each connection has one sender task. A room change only marks the connection
 dirty; the sender renders the *latest* state when it gets to it, so a slow
 client never makes the room wait and never receives a backlog of stale tables.
+The connection remembers the HTML it sent of each fragment and sends only the
+fragments that changed (the first frame after connecting is the whole table; the
+``version`` marker goes with every push); fragments that come out the same for
+several seats are rendered once (:mod:`app.web.fragments`).
 A chat message is not a change of the table: it is appended to the chat log
 alone (nothing else is drawn again, the version stays).
 """
@@ -41,6 +45,7 @@ from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web.chat_view import chat_context, render_chat_line, render_chat_state
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
+from app.web.fragments import narrowed, shared
 from app.web.limits import TooMany, client_key, json_too_deep
 from app.web.messages import error_text
 from app.web.presentation import FormError, presentation
@@ -56,6 +61,9 @@ NOT_FOUND = 4404
 FORBIDDEN = 4403
 GONE = 4410  # the table closed (idle); htmx does not reconnect on 4xxx codes
 MAX_DEPTH = 8  # our frames are flat objects; a form adds one level
+# Every push the whole table, rendered for each seat on its own: how pushes were
+# before they sent only changes (bench/push_bytes.py --full measures against it).
+FULL_FRAMES = False
 
 
 def is_disconnect(error: BaseException) -> bool:
@@ -79,6 +87,7 @@ class Connection:
         self.stale = True  # the table must be drawn again
         self.flashes: list[str] = []
         self.outbox: list[str] = []  # fragments to send as they are (chat lines)
+        self.sent: dict[str, str] = {}  # fragment id -> the HTML this socket got last
         self.closed = False
         self.writer = secrets.token_hex(8)  # tells spectators apart for the chat's limit
 
@@ -115,6 +124,19 @@ class Connection:
             return
         self.dirty.set()
 
+    def changes(self, fragments: dict[str, str]) -> str:
+        """The fragments whose HTML this socket does not have yet (of a fragment that
+        changed only inside elements with an id, those elements), and the version."""
+        out = []
+        for key, html in fragments.items():
+            old = self.sent.get(key)
+            if key == "version" or old is None:
+                out.append(html)
+            elif old != html:
+                out.append(narrowed(old, html) or html)
+        self.sent.update(fragments)
+        return "".join(out)
+
     async def sender(self) -> None:
         try:
             while not self.closed:
@@ -135,7 +157,10 @@ class Connection:
                         self.check_seat()
                         flashes, self.flashes = flashes + self.flashes, []
                         try:
-                            frame = render_frame(self.room, self.seat, self.is_host)
+                            frame = (render_frame(self.room, self.seat, self.is_host)
+                                     if FULL_FRAMES else self.changes(shared(
+                                         self.room).render(self.room, self.seat,
+                                                           self.is_host)))
                         except Exception:  # keep the socket alive; the next state may draw
                             log.exception("drawing the table failed game=%s", self.room.game)
                             frame = render_flash(_("The table could not be drawn; "

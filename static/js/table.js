@@ -105,6 +105,11 @@ document.addEventListener("click", function (e) {
   var wasMyTurn = false;
   var audio = null;
 
+  function asset(key, plain) {  // the content-hashed URL the page names, if it does
+    var room = document.getElementById("room");
+    return (room && room.dataset[key]) || plain;
+  }
+
   function soundOn() {
     try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (e) { return false; }
   }
@@ -119,7 +124,7 @@ document.addEventListener("click", function (e) {
 
   function playSound() {
     if (!soundOn()) { return; }
-    if (!audio) { audio = new Audio("/static/sound/turn.wav"); }
+    if (!audio) { audio = new Audio(asset("sound", "/static/sound/turn.wav")); }
     audio.currentTime = 0;
     var p = audio.play();
     if (p && p.catch) { p.catch(function () {}); }
@@ -142,7 +147,7 @@ document.addEventListener("click", function (e) {
     if (Notification.permission !== "granted") { return; }
     try {
       var n = new Notification(signal.dataset.notifyTitle, {
-        body: signal.dataset.notifyBody, tag: "stammtisch-turn", icon: "/static/img/favicon.svg"
+        body: signal.dataset.notifyBody, tag: "stammtisch-turn", icon: asset("icon", "/static/img/favicon.svg")
       });
       n.onclick = function () { window.focus(); n.close(); };
     } catch (e) { /* some browsers allow notifications from a service worker only */ }

@@ -136,7 +136,7 @@ def test_a_card_face_shows_only_what_the_seat_may_see() -> None:
         for language in ("de", "en"):
             with i18n.language(language):
                 html = render_frame(room, seat, False)
-                pictures = set(re.findall(r"schafkopf\.svg#(\w+)", html))
+                pictures = set(re.findall(r"schafkopf\.[0-9a-f]{10}\.svg#(\w+)", html))
                 titles = {presentation("schafkopf").card_title(c) for c in others}
             assert pictures == set(room.match.view(seat)["hand"])
             assert not any(f'title="{t}"' in html or f">{t}<" in html for t in titles)

@@ -1,0 +1,221 @@
+"""A push carries only the fragments that changed for its socket, and a fragment that
+is the same for several seats is rendered once: the same HTML each seat would have
+rendered for itself, never more than that seat may see."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from app import i18n
+from app.games import new_match
+from app.rooms.room import Room, Seat
+from app.web.fragments import SharedFragments, ViewReads, narrowed, seat_names, shared
+from app.web.render import FRAGMENTS, env, fragment_id, render_fragments
+from tests.conftest import Server
+from tests.web.apiclient import Table
+from tests.web.frames import (
+    TABLE_IDS,
+    TableSocket,
+    frame_actions,
+    frame_version,
+    hidden_titles,
+    open_socket,
+    top_level,
+)
+from tests.web.test_render_states import VARIANTS
+
+INSIDE = {"trick": "board", "last-trick": "board"}  # elements with an id, pushed alone
+
+
+def _ids(raw: str) -> set[str]:
+    """The fragments a push touches (a plate or the trick alone counts as its
+    fragment)."""
+    out = set()
+    for key, _ in top_level(raw):
+        if key in TABLE_IDS:
+            out.add(key)
+        elif key is not None and key.startswith("plate-"):
+            out.add("seats")
+        elif key in INSIDE:
+            out.add(INSIDE[key])
+    return out
+
+
+def _next(ws: Any, version: int) -> str:
+    """The raw pushes up to the one that shows ``version``, joined."""
+    pushes = []
+    while True:
+        ws.recv(timeout=5)
+        pushes.append(ws.last_raw)
+        if frame_version(ws.last_raw) >= version:
+            return "".join(pushes)
+
+
+def test_a_push_sends_only_what_changed_and_a_new_socket_gets_everything(
+        sqlite_server: Server) -> None:
+    table = Table(sqlite_server.base, "schafkopf", options={"dealer": 3}, seed=4)
+    seats = [table.join(n) for n in ("Anna", "Bert", "Cilli", "Done")]
+    assert table.start().status_code == 200
+    sockets = [open_socket(sqlite_server.ws_base, table.room, tok) for _, tok in seats]
+    try:
+        firsts = [ws.recv(timeout=5) for ws in sockets]
+        for ws in sockets:
+            assert _ids(ws.last_raw) == set(TABLE_IDS)  # the whole table first
+        version = frame_version(firsts[0])
+        me = next(i for i, f in enumerate(firsts) if frame_actions(f))
+        nxt = (me + 1) % 4
+        assert table.act(seats[me][1], frame_actions(firsts[me])[0], version).status_code == 200
+        hands = [table.view(tok)["view"]["hand"] for _, tok in seats]  # the cards held now
+        raws = [_next(ws, version + 1) for ws in sockets]
+        for i, raw in enumerate(raws):
+            ids = _ids(raw)
+            assert {"board", "version"} <= ids, [k for k, _ in top_level(raw)]  # the card
+            # a hand is sent again only where it changed: the card left the player's
+            # hand, and the next player's cards became playable
+            assert ("hand" in ids) == (i in (me, nxt)), (i, ids)
+            assert "host-end" not in ids and "rematch" not in ids
+            others = [c for j, h in enumerate(hands) if j != i for c in h]
+            assert not any(t in raw for t in hidden_titles("schafkopf", others))
+        # the unchanged hand is still on the page (the socket keeps what it was sent)
+        assert 'id="hand"' in sockets[(me + 2) % 4].table["hand"]
+        # a reconnect (a reload, a new tab) gets the whole table again
+        again = open_socket(sqlite_server.ws_base, table.room, seats[me][1])
+        try:
+            again.recv(timeout=5)
+            assert _ids(again.last_raw) == set(TABLE_IDS)
+            assert frame_version(again.last_raw) == version + 1
+        finally:
+            again.close()
+    finally:
+        for ws in sockets:
+            ws.close()
+
+
+def _room(game: str, players: int, options: dict[str, Any], seed: int) -> Room:
+    room = Room(id="r", game=game, players=players, options=options, host_token_hash="h")
+    room.seats = [Seat(index=i, name=f"P{i}", token_hash=str(i)) for i in range(players)]
+    room.match = new_match(game, players, dict(options, dealer=0), seed=seed)
+    return room
+
+
+def test_a_shared_fragment_is_the_same_for_every_seat_and_holds_no_hand() -> None:
+    room = _room("schafkopf", 4, {}, seed=5)
+    match = room.match
+    assert match is not None
+    for _ in range(2):  # two cards on the table
+        seat = sorted(match.to_act())[0]
+        match.apply(seat, match.legal_actions(seat)[0])
+    cache = shared(room)
+    room.changed()
+    per_seat = {seat: cache.render(room, seat, seat == 0) for seat in [0, 1, 2, 3, None]}
+    # the board is rendered once and is the same for everybody, the spectator too
+    boards = {f["board"] for f in per_seat.values()}
+    assert len(boards) == 1
+    board = boards.pop()
+    assert board.count('class="played') == 2
+    cards = [c for s in range(4) for c in match.view(s)["hand"]]
+    assert not any(t in board for t in hidden_titles("schafkopf", cards))
+    assert "hand" not in seat_names("schafkopf", "board")  # type: ignore[operator]
+    # each hand is its own: four different ones, none holding another seat's cards
+    assert len({per_seat[s]["hand"] for s in range(4)}) == 4
+    for s in range(4):
+        others = [c for o in range(4) if o != s for c in match.view(o)["hand"]]
+        assert not any(t in per_seat[s]["hand"] for t in hidden_titles("schafkopf", others))
+    # 11 fragments for 5 viewers: the shared ones are rendered once
+    assert cache.renders + cache.reused == 5 * len(FRAGMENTS)
+    assert cache.reused >= 4 * 3  # board, notice, version at least
+    # a change of the room starts afresh
+    before = cache.renders
+    room.changed()
+    cache.render(room, 1, False)
+    assert cache.renders == before + len(FRAGMENTS)
+
+
+@pytest.mark.parametrize(("game", "players", "options"), VARIANTS,
+                         ids=[f"{g}-{n}-{'-'.join(o) or 'plain'}" for g, n, o in VARIANTS])
+def test_shared_rendering_gives_each_seat_exactly_its_own_table(
+        game: str, players: int, options: dict[str, Any]) -> None:
+    """Whatever the game and the state, the fragments a seat gets from the shared
+    rendering are the ones it renders for itself, in both languages."""
+    room = _room(game, players, options, seed=players + 1)
+    cache = SharedFragments()
+    rng = random.Random(players)
+    match = room.match
+    assert match is not None
+    for step in range(60):
+        cache.changed(room)
+        room.version = step
+        with i18n.language("de" if step % 3 == 0 else "en"):
+            for seat in [*range(players), None]:
+                got = cache.render(room, seat, seat == 0)
+                assert got == render_fragments(room, seat, seat == 0), (step, seat)
+        if match.is_over:
+            break
+        seat = rng.choice(sorted(match.to_act()))
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    assert cache.reused > 0
+
+
+def test_a_fragment_that_changed_inside_sends_only_those_elements() -> None:
+    """A plate of the ring, the trick on the board: pushed alone when nothing else in
+    their fragment changed, and put in place by id they give the whole new fragment."""
+    room = _room("schafkopf", 4, {}, seed=3)
+    match = room.match
+    assert match is not None
+    rng = random.Random(2)
+    page = TableSocket(None)  # type: ignore[arg-type]  # only its fragments are used
+    page.table = render_fragments(room, 2, False)
+    narrow: dict[str, int] = {}
+    for _ in range(40):
+        seat = sorted(match.to_act())[0]
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+        room.version += 1
+        new = render_fragments(room, 2, False)
+        for key, html in new.items():
+            old = page.table[key]
+            if old == html:
+                continue
+            small = narrowed(old, html)
+            if small is None:
+                page.table[key] = html
+                continue
+            narrow[key] = narrow.get(key, 0) + 1
+            assert len(small) < len(html)
+            for inner, part in top_level(small):
+                assert inner is not None and 'hx-swap-oob="true"' in part
+                assert page.swap_inner(inner, part)
+            assert page.table[key] == html
+    assert narrow.get("seats", 0) > 10 and narrow.get("board", 0) > 10
+    assert narrowed("<div>x</div>", "<div>y</div>") is None  # nothing with an id inside
+    assert narrowed('<div id="a"><p id="b">1</p></div>',
+                    '<div id="a"><p id="b">2</p></div>') == '<p hx-swap-oob="true" id="b">2</p>'
+    assert narrowed('<div id="a"><p id="b">1</p>x</div>',
+                    '<div id="a"><p id="b">2</p>y</div>') is None  # more than that changed
+    assert narrowed('<div id="a"><p id="b">1</div>', '<div id="a"><p id="b">2</div>') is None
+
+
+def test_the_view_records_what_a_render_reads() -> None:
+    reads = ViewReads({"trump": "H", "hand": ["HA"]})
+    assert reads.get("trump") == "H" and reads.get("nope") is None and "hand" in reads
+    assert set(reads._read) == {"trump", "nope", "hand"} and not reads._all
+    assert sorted(reads) == ["hand", "trump"] and reads._all
+
+
+def test_in_development_nothing_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With DEV a template may change between two pushes: every seat renders all."""
+    monkeypatch.setattr(env, "auto_reload", True)
+    room = _room("schafkopf", 4, {}, seed=5)
+    cache = SharedFragments()
+    for seat in [0, 1, None]:
+        assert cache.render(room, seat, False) == render_fragments(room, seat, False)
+    assert cache.kept == {} and cache.reused == 0
+
+
+def test_templates_are_compiled_once_outside_development() -> None:
+    assert env.auto_reload is False
+    assert [fragment_id(b) for b in FRAGMENTS] == TABLE_IDS
+    assert "seat" in (seat_names("schafkopf", "hand") or ())
+    assert seat_names("schafkopf", "version") == frozenset()
