@@ -57,7 +57,9 @@ class LanguageMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if (scope["type"] not in ("http", "websocket")
+                or scope.get("path", "").startswith("/static/")):
+            # static files are the same in every language: no Vary, so caches share them
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)

@@ -39,6 +39,8 @@ def test_every_asset_of_a_page_is_linked_by_its_hash_and_cached_for_a_year(
         plain = re.sub(r"\.[0-9a-f]{10}(\.\w+)$", r"\1", url)
         assert r.content == (STATIC / plain.removeprefix("/static/")).read_bytes()
         assert "content-security-policy" in r.headers
+        assert "vary" not in r.headers or "cookie" not in r.headers["vary"].lower(), \
+            "a static file is the same in every language: caches may share it"
 
 
 def test_text_is_gzipped_for_clients_that_accept_it(client: TestClient) -> None:
