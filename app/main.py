@@ -18,7 +18,7 @@ from app.db.retry import DatabaseUnavailable
 from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
-from app.web import api, assets, health, language, pages, rules, share, table_api, ws
+from app.web import api, assets, fragments, health, language, pages, rules, share, table_api, ws
 from app.web.compress import Compress
 from app.web.limits import BodyLimit, ClientLimits
 from app.web.messages import error_text
@@ -47,6 +47,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         # strong bots think in other processes (app.bots.pool), off the event loop
         pool = BotPool(size=settings.bot_pool_size or None, budget_ms=settings.bot_budget_ms)
         warming = asyncio.create_task(_warm(pool))
+        analysing = asyncio.create_task(asyncio.to_thread(fragments.warm))
         rooms = RoomService(db, pool=pool)
         app.state.db = db
         app.state.rooms = rooms
@@ -58,6 +59,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         finally:
             sweeper.cancel()
             warming.cancel()
+            analysing.cancel()
             await rooms.close()
             await asyncio.to_thread(pool.close)
             db.close()

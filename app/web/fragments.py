@@ -185,6 +185,15 @@ def seat_names(game: str, block: str) -> frozenset[str] | None:
     return _names[key]
 
 
+def warm() -> None:
+    """Work out every game's block inputs ahead of the first push (a first push of a
+    game would otherwise pay a few hundred milliseconds for it)."""
+    from app.games import GAMES
+
+    for game in GAMES:
+        seat_names(game, FRAGMENTS[0])
+
+
 class SharedFragments:
     """One room's fragments of its current state, each kept with its inputs."""
 

@@ -16,6 +16,16 @@
   });
 })();
 
+// The trick's cards are placed in CSS from their seat and the viewer's seat (--me on
+// the felt; the trick's HTML is the same for every seat). The page sets it when it
+// is drawn; after a push (a seat swap, a seat taken) it follows the viewer's plate.
+document.addEventListener("htmx:wsAfterMessage", function () {
+  var felt = document.querySelector(".felt-wrap");
+  if (!felt) { return; }
+  var me = document.querySelector("#seats .plate.me");
+  felt.style.setProperty("--me", me ? me.dataset.seat : "0");
+});
+
 // Mauscheln exchange: keep the confirm button's data-action equal to the engine's
 // action string for the ticked cards (hand order), and say how many are ticked.
 document.addEventListener("change", function (e) {

@@ -219,3 +219,16 @@ def test_templates_are_compiled_once_outside_development() -> None:
     assert [fragment_id(b) for b in FRAGMENTS] == TABLE_IDS
     assert "seat" in (seat_names("schafkopf", "hand") or ())
     assert seat_names("schafkopf", "version") == frozenset()
+
+
+def test_the_server_works_out_every_games_fragments_before_the_first_push() -> None:
+    from app.games import GAMES
+    from app.web import fragments
+    from app.web.render import FRAGMENTS
+
+    fragments._names.clear()
+    fragments.warm()
+    for game in GAMES:
+        for block in FRAGMENTS:
+            assert (game, block) in fragments._names, (game, block)
+    assert any(names for names in fragments._names.values()), "some blocks differ by seat"
