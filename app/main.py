@@ -45,7 +45,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(database_url or settings.database_url)
+        db = Database(database_url or settings.database_url,
+                      group_max=settings.write_group_max)
         rooms = RoomService(db)
         app.state.db = db
         app.state.rooms = rooms
