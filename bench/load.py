@@ -95,6 +95,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def main_thread_cpu_seconds(pid: int) -> float:
+    """utime + stime of the main thread alone: uvicorn's event loop (the others are
+    mostly the database thread every write goes through)."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def own_cpu_seconds() -> float:
     ru = resource.getrusage(resource.RUSAGE_SELF)
     return ru.ru_utime + ru.ru_stime
@@ -383,6 +390,7 @@ class Result:
     frames: int
     frame_bytes: int  # median
     server_cpu: float  # share of one core under play
+    loop_cpu: float  # of which the main thread (the event loop)
     client_cpu: list[float]  # per client process, share of one core
     rss_before: int
     rss_open: int
@@ -437,12 +445,13 @@ def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profi
     connect_s = time.perf_counter() - t0
     time.sleep(1)
     rss_open = rss_kib(pid)
-    cpu0, w0 = cpu_seconds(pid), time.perf_counter()
+    cpu0, loop0, w0 = cpu_seconds(pid), main_thread_cpu_seconds(pid), time.perf_counter()
     for pipe in pipes:
         pipe.send("go")
     done = gather(args.duration + ACTION_TIMEOUT + 60)
     wall = time.perf_counter() - w0
     server_cpu = (cpu_seconds(pid) - cpu0) / wall
+    loop_cpu = (main_thread_cpu_seconds(pid) - loop0) / wall
     rss_after = rss_kib(pid)
     for pipe in pipes:
         pipe.send("close")
@@ -458,6 +467,7 @@ def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profi
         lost=sum(s.lost for s in stats), stuck=sum(s.stuck for s in stats), latencies_ms=lat,
         frames=sum(s.frames for s in stats),
         frame_bytes=int(statistics.median(sizes)) if sizes else 0, server_cpu=server_cpu,
+        loop_cpu=loop_cpu,
         client_cpu=[d[3] / d[2] for d in done], rss_before=rss_before, rss_open=rss_open,
         rss_after=rss_after, setup_s=setup_s, connect_s=connect_s,
         errors=[e for s in stats for e in s.errors])
@@ -524,6 +534,11 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
              f"{max(r.latencies_ms, default=float('nan')):.1f} ms"),
             ("frames/s, median frame", f"{r.frames / r.wall:.0f}, {r.frame_bytes} bytes"),
             ("server CPU under play (100% = one core)", f"{100 * r.server_cpu:.0f}%"),
+            ("  of which event loop / other threads (database)",
+             f"{100 * r.loop_cpu:.0f}% / {100 * (r.server_cpu - r.loop_cpu):.0f}%"),
+            ("server CPU per action: all / other threads",
+             f"{1000 * r.server_cpu / max(r.rate, 1e-9):.2f} / "
+             f"{1000 * (r.server_cpu - r.loop_cpu) / max(r.rate, 1e-9):.2f} ms"),
             ("client CPU per process (100% = one core)",
              " ".join(f"{100 * c:.0f}%" for c in r.client_cpu)
              + ("  SATURATED: the client may be the limit"
@@ -547,11 +562,13 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
     profile = (f"paced {args.interval:g} s" if args.profile == "paced" else "saturated")
     print()
     print("| profile | database | tables | actions/s | p50 / p95 / p99 ms | server CPU "
-          "| RSS/table | bare actions/s | ratio | load avg |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| CPU/action | RSS/table | bare actions/s | ratio | load avg |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     print(f"| {profile} | {db_kind} | {real.tables} | {real.rate:.0f} | "
           f"{real.pct(0.5):.0f} / {real.pct(0.95):.0f} / {real.pct(0.99):.0f} | "
-          f"{100 * real.server_cpu:.0f}% | {real.rss_per_table:.0f} KiB | "
+          f"{100 * real.server_cpu:.0f}% | "
+          f"{1000 * real.server_cpu / max(real.rate, 1e-9):.1f} ms | "
+          f"{real.rss_per_table:.0f} KiB | "
           f"{f'{bare.rate:.0f}' if bare else '-'} | {ratio} | {load_average()} |")
 
 
