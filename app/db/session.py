@@ -128,7 +128,7 @@ class Database:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._queue.append(_Write(fn, kwargs, future))
-        if self._writer is None or self._writer.done():
+        if self._writer is None or self._writer.done() or self._writer.get_loop() is not loop:
             self._writer = loop.create_task(self._write_groups())
         return await future
 
