@@ -53,10 +53,15 @@ def render(seat: int, version: int, turn: int, rows: int) -> str:
                         names=NAMES, cards=CARDS)
 
 
+def _mean_size(rows: int) -> float:
+    """The mean frame of a table's four seats (one of them has the buttons)."""
+    return sum(len(render(seat, 0, 0, rows).encode()) for seat in range(SEATS)) / SEATS
+
+
 def _rows_for(target: int) -> int:
-    """How many board lines make a frame of about ``target`` bytes."""
-    one, two = len(render(0, 0, 0, 1).encode()), len(render(0, 0, 0, 2).encode())
-    return max(1, round((target - one) / max(1, two - one)) + 1)
+    """How many board lines make a mean frame of about ``target`` bytes."""
+    one, two = _mean_size(1), _mean_size(2)
+    return max(1, round((target - one) / max(1.0, two - one)) + 1)
 
 
 ROWS = _rows_for(TARGET_BYTES)

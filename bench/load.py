@@ -559,6 +559,10 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
     ratio = f"{real.rate / bare.rate:.2f}" if bare else "-"
     if bare:
         print(f"ratio stammtisch / bare actions/s: {ratio}")
+        # CPU per action moves least when neighbours take the machine's cores
+        cpu_ratio = (bare.server_cpu / max(bare.rate, 1e-9)) / max(
+            real.server_cpu / max(real.rate, 1e-9), 1e-9)
+        print(f"ratio bare / stammtisch server CPU per action: {cpu_ratio:.2f}")
     profile = (f"paced {args.interval:g} s" if args.profile == "paced" else "saturated")
     print()
     print("| profile | database | tables | actions/s | p50 / p95 / p99 ms | server CPU "
