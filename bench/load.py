@@ -404,7 +404,9 @@ class Result:
         return self.done / self.wall
 
     def pct(self, q: float) -> float:
-        ordered = sorted(self.latencies_ms)
+        """A percentile of the latency; a lost action counts as ACTION_TIMEOUT (it
+        took at least that long), so an overloaded server is not flattered."""
+        ordered = sorted([*self.latencies_ms, *[ACTION_TIMEOUT * 1000] * self.lost])
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
     @property
@@ -529,7 +531,8 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
              f"{r.sent} / {r.done} / {r.refused} / {r.lost}"
              + (f" / tables stuck {r.stuck}" if r.stuck else "")),
             ("actions/s (arrived at every seat)", f"{r.rate:.0f}{asked}"),
-            ("latency to every seat p50 / p95 / p99 / max",
+            ("latency to every seat p50 / p95 / p99 / max"
+             + (" (lost as 10 s)" if r.lost else ""),
              f"{r.pct(0.5):.1f} / {r.pct(0.95):.1f} / {r.pct(0.99):.1f} / "
              f"{max(r.latencies_ms, default=float('nan')):.1f} ms"),
             ("frames/s, median frame", f"{r.frames / r.wall:.0f}, {r.frame_bytes} bytes"),
