@@ -140,14 +140,13 @@ class Database:
         try:
             while self._queue:
                 taken, self._queue = self._queue[:self.group_max], self._queue[self.group_max:]
-                # a caller that gave up before its step reached the thread: not written
-                group = [w for w in taken if not w.future.done()]
+                group = [w for w in taken if not w.future.done()]  # callers gone: skip
                 if not group:
                     continue
                 outcomes = await loop.run_in_executor(self._executor, self._write_group,
                                                       group)
                 for write, outcome in zip(group, outcomes, strict=True):
-                    if write.future.done():
+                    if outcome is None or write.future.done():
                         continue
                     if outcome.ok:
                         write.future.set_result(outcome.value)
@@ -160,9 +159,16 @@ class Database:
                     write.future.cancel()
             self._queue = []
 
-    def _write_group(self, group: list[_Write]) -> list[_Outcome]:
+    def _write_group(self, group: list[_Write]) -> list[_Outcome | None]:
         """On the database thread: every step of ``group`` in one transaction; if that
-        fails for any reason, each step alone (``run_sync``, with its retries)."""
+        fails for any reason, each step alone (``run_sync``, with its retries). A step
+        whose caller gave up before the thread took the group is left out (None), as
+        an executor job cancelled before it started never runs."""
+        live = [w for w in group if not w.future.cancelled()]
+        done = dict(zip(map(id, live), self._write_live(live), strict=True))
+        return [done.get(id(w)) for w in group]
+
+    def _write_live(self, group: list[_Write]) -> list[_Outcome]:
         if len(group) > 1:
             try:
                 with self.sessions.begin() as session:

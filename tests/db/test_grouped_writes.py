@@ -205,3 +205,31 @@ def test_one_room_failing_in_a_group_stops_only_that_room(db_url: str) -> None:
     finally:
         held.released.set()
         db.close()
+
+
+def test_a_step_given_up_before_the_thread_took_it_is_not_written(db_url: str) -> None:
+    """A caller cancelled while its step still waits (its room task ended) leaves
+    nothing behind; the others waiting with it are written."""
+    db = Database(db_url)
+    _rooms(db)
+    held = HeldThread(db)
+
+    async def scenario() -> None:
+        await held.hold()
+        dropped = asyncio.create_task(db.write(repo.record_step, **_step("ra", 1)))
+        kept = asyncio.create_task(db.write(repo.record_step, **_step("rb", 1)))
+        await asyncio.sleep(0.01)
+        dropped.cancel()
+        await held.release()
+        await kept
+        with pytest.raises(asyncio.CancelledError):
+            await dropped
+
+    try:
+        run(scenario())
+        assert (_version(db, "ra"), _version(db, "rb")) == (0, 1)
+        assert db.run_sync(repo.action_log, match_id="ra") == []
+        assert (db.write_commits, db.written_steps) == (1, 1)
+    finally:
+        held.released.set()
+        db.close()
