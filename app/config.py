@@ -19,6 +19,9 @@ class Settings(BaseSettings):
     # Extra origins allowed to open table WebSockets (comma separated); the
     # server's own origin is always allowed.
     allowed_origins: str = ""
+    # The most moves (of any rooms) one database commit may carry: the moves that
+    # arrive while the database is busy are written together; 1 writes each alone.
+    write_group_max: int = 64
     # Pause between two bot moves, in milliseconds (so people can follow them).
     bot_delay_ms: int = 700
     # Time a strong bot may think about one move, in milliseconds (app.bots.pool).

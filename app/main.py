@@ -43,7 +43,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(database_url or settings.database_url)
+        db = Database(database_url or settings.database_url,
+                      group_max=settings.write_group_max)
         # strong bots think in other processes (app.bots.pool), off the event loop
         pool = BotPool(size=settings.bot_pool_size or None, budget_ms=settings.bot_budget_ms)
         warming = asyncio.create_task(_warm(pool))

@@ -1,33 +1,37 @@
-"""Server load: many Schafkopf rooms on one real server, played over WebSockets.
+"""Server load: N Schafkopf tables of four real WebSocket seats on one real server.
 
-Starts the real app (uvicorn subprocess on a free 127.0.0.1 port, a temporary
-migrated SQLite database, or a throwaway schema of ``--database-url`` PostgreSQL),
-opens ``--rooms`` Schafkopf rooms of 4 seats, seats ``--ws-seats`` WebSocket clients
-per room (``Authorization: Bearer <seat token>``) and fills the other seats with
-house bots (``POST /api/rooms/{room}/bots``, host token), starts every match, and
-lets the clients play random clickable actions (the ``data-action`` buttons of the
-frames they are pushed, with the frame's ``data-version``) for ``--duration``
-seconds. Then it stops the clients and the server by itself.
+Starts the real app as ``make run`` serves it (one uvicorn process with the flags
+of ``scripts/serve.sh``, through ``tests.conftest.Server``) on a free 127.0.0.1 port,
+on a temporary migrated SQLite database or a throwaway schema of
+``--database-url`` PostgreSQL. Opens ``--tables`` Schafkopf rooms over the JSON API
+with four people joined (no bots; ``trick_pause_ms`` and ``next_deal_s`` 0, no turn
+clock, a long match), and connects each seat's WebSocket with its seat token
+(``Authorization: Bearer``) from ``--client-procs`` separate client processes
+(asyncio + ``websockets``; a table's four seats live in the same process). Then
+every table plays for ``--duration`` seconds:
 
-It prints the server's resident memory (VmRSS) idle, with the rooms, with the
-sockets open and under play, per room as a ratio; the round trip of a client's
-action (send -> first frame with a higher version) as median and p95; actions per
-second across the server (bots included); and the server's CPU (100% = one core).
+* ``paced``: each table acts about every ``--interval`` seconds (uniform 0.5x..1.5x),
+  as people do; the next action of a table waits for the previous one to arrive at
+  all four seats;
+* ``saturated``: no think time: a table acts as soon as its previous action
+  arrived at all four seats.
 
-The default profile: bots wait ``--bot-delay-ms 300`` before each move (the
-server's default is 700; 0 would make the bots play flat out, which measures how
-fast bots can go, not a table), and a client thinks ``--think-ms 500`` on average
-(uniform 0..1 s) before it clicks. People take seconds per card, so this is a
-busier table than a real one. ``--think-ms 0`` makes every client click the moment
-its turn arrives: the rooms then move in lockstep (every bot of every room wakes
-in the same 300 ms beat) and the round trip measures those bursts, a worst case.
-The clients negotiate permessage-deflate as browsers do (``--no-deflate`` to
-compare). The load generator runs on the same machine and takes CPU of its own,
-which the summary also shows.
+An action is a random ``data-action`` button of the seat whose turn it is (from the
+fragments it was pushed, with the ``data-version`` of its ``version`` fragment).
+Latency is from sending it to its arrival (a frame with a higher version) at
+**every** seat of the table. It prints p50/p95/p99, actions/s, the server's CPU
+(100 % = one core), its RSS per table ((RSS with the tables open and played −
+RSS before they were opened) / tables), and each client process's CPU (a client
+near 100 % is the bottleneck, not the server).
 
-Usage: python bench/load.py [--rooms 200] [--ws-seats 1] [--duration 30]
-       [--bot-delay-ms 300] [--think-ms 500] [--no-deflate]
-       [--database-url postgresql://...]
+With ``--bare`` (on by default for ``saturated``) the same client then drives
+``bench/bare_app.py`` (a Starlette app that renders a Jinja2 fragment of the real
+frame's median size for each seat and pushes it; no engine, no database) with the
+same tables, and the ratio real/bare actions/s is printed. The last lines are a
+markdown table row to paste into the README.
+
+Usage: python bench/load.py [--profile paced|saturated] [--tables N] [--duration S]
+       [--interval S] [--client-procs P] [--no-bare] [--database-url postgresql://...]
 Only 127.0.0.1 is contacted.
 """
 
@@ -36,8 +40,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing as mp
 import os
 import random
+import re
 import resource
 import secrets
 import statistics
@@ -47,9 +53,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 from sqlalchemy import create_engine, text  # noqa: E402
@@ -57,13 +67,18 @@ from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from app.db.session import normalize_url  # noqa: E402
 from tests.conftest import Server, migrate  # noqa: E402
-from tests.web.frames import frame_actions, frame_flash, frame_version  # noqa: E402
 
 NAMES = ("Anna", "Bert", "Cilli", "Done")
 PLAYERS = 4
-ACTION_TIMEOUT = 10.0  # an action without an answer after this long counts as lost
-SETUP_CONCURRENCY = 8  # HTTP requests in flight while the rooms are opened
-CONNECT_CONCURRENCY = 32  # WebSocket handshakes in flight
+ACTION_TIMEOUT = 10.0  # an action that has not reached every seat by then counts as lost
+SETUP_CONCURRENCY = 16  # HTTP requests in flight while the tables are opened
+CONNECT_CONCURRENCY = 32  # WebSocket handshakes in flight per client process
+# every fragment of a push is a top-level element carrying hx-swap-oob and its id
+OOB_RE = re.compile(r'<[a-z]+\s[^>]*?\bid="([\w-]+)"[^>]*?\bhx-swap-oob="true"[^>]*>'
+                    r'|<[a-z]+\s[^>]*?\bhx-swap-oob="true"[^>]*?\bid="([\w-]+)"[^>]*>')
+VERSION_RE = re.compile(r'data-version="(\d+)"')
+ACTION_RE = re.compile(r'<button[^>]*data-action="([^"]+)"')
+FLASH_RE = re.compile(r'id="flash"[^>]*>\s*<span>')
 
 
 # ----- the server process ------------------------------------------------------
@@ -74,25 +89,26 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-def _stat_cpu(path: Path) -> float:
-    fields = path.read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of the whole process (every thread), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of the whole process (every thread), in seconds."""
-    return _stat_cpu(Path(f"/proc/{pid}/stat"))
-
-
 def main_thread_cpu_seconds(pid: int) -> float:
-    """utime + stime of the main thread alone: uvicorn's event loop (the rest is the
-    database thread and other helpers)."""
-    return _stat_cpu(Path(f"/proc/{pid}/task/{pid}/stat"))
+    """utime + stime of the main thread alone: uvicorn's event loop (the others are
+    mostly the database thread every write goes through)."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def own_cpu_seconds() -> float:
     ru = resource.getrusage(resource.RUSAGE_SELF)
     return ru.ru_utime + ru.ru_stime
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 @contextmanager
@@ -122,292 +138,483 @@ def database(url: str | None, workdir: Path) -> Iterator[str]:
         admin.dispose()
 
 
-# ----- rooms ---------------------------------------------------------------------
-@dataclass
-class RoomSetup:
+class BareServer(Server):
+    """``bench/bare_app.py`` under uvicorn with the flags of ``scripts/serve.sh``."""
+
+    def __init__(self, log_path: Path, frame_bytes: int) -> None:
+        super().__init__("sqlite://", log_path, env={"BARE_FRAME_BYTES": str(frame_bytes)})
+
+    def start(self) -> Server:
+        import subprocess
+
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "bench.bare_app:app", "--host", "127.0.0.1",
+             "--port", str(self.port), "--ws-max-size", "65536",
+             "--ws-per-message-deflate", "false", "--log-level", "warning"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("bare server did not come up")
+
+
+# ----- tables ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class TableSetup:
     room: str
-    host_token: str
-    tokens: list[str]
+    tokens: tuple[str, ...]  # one seat token per seat, in seat order
 
 
-async def open_room(http: httpx.AsyncClient, index: int, ws_seats: int) -> RoomSetup:
-    # unseeded, like every room people open (a seeded match also stores its RNG state)
-    # no trick pause and no held result: the bench measures the server, not the pacing
-    r = await http.post("/api/rooms", json={"game": "schafkopf",
-                                             "options": {"dealer": index % PLAYERS,
-                                                         "trick_pause_ms": 0,
-                                                         "next_deal_s": 0}})
+async def open_table(http: httpx.AsyncClient, index: int) -> TableSetup:
+    # unseeded, like every room people open; no trick pause, no held result, no
+    # turn clock; a long match (11 units is the default) so no table runs out of play
+    r = await http.post("/api/rooms", json={"game": "schafkopf", "options": {
+        "dealer": index % PLAYERS, "target": 99, "trick_pause_ms": 0, "next_deal_s": 0,
+        "turn_clock": 0}})
     r.raise_for_status()
     room, host = r.json()["room"], r.json()["host_token"]
     tokens = []
-    for name in NAMES[:ws_seats]:
-        r = await http.post(f"/api/rooms/{room}/join", json={"name": name})
+    for seat, name in enumerate(NAMES):
+        r = await http.post(f"/api/rooms/{room}/join", json={"name": name, "seat": seat})
         r.raise_for_status()
         tokens.append(r.json()["token"])
     auth = {"Authorization": f"Bearer {host}"}
-    for _ in range(PLAYERS - ws_seats):
-        (await http.post(f"/api/rooms/{room}/bots", headers=auth)).raise_for_status()
     (await http.post(f"/api/rooms/{room}/start", headers=auth)).raise_for_status()
-    return RoomSetup(room, host, tokens)
+    return TableSetup(room, tuple(tokens))
 
 
-async def open_rooms(base: str, count: int, ws_seats: int,
-                     first_index: int = 0) -> list[RoomSetup]:
+async def open_tables(base: str, count: int) -> list[TableSetup]:
     sem = asyncio.Semaphore(SETUP_CONCURRENCY)
-    async with httpx.AsyncClient(base_url=base, timeout=30, trust_env=False) as http:
-        async def one(i: int) -> RoomSetup:
+    async with httpx.AsyncClient(base_url=base, timeout=60, trust_env=False) as http:
+        async def one(i: int) -> TableSetup:
             async with sem:
-                return await open_room(http, i, ws_seats)
-        return list(await asyncio.gather(*(one(first_index + i) for i in range(count))))
+                return await open_table(http, i)
+        return list(await asyncio.gather(*(one(i) for i in range(count))))
 
 
-async def count_finished(base: str, rooms: list[RoomSetup]) -> int:
-    sem = asyncio.Semaphore(SETUP_CONCURRENCY)
-    async with httpx.AsyncClient(base_url=base, timeout=30, trust_env=False) as http:
-        async def one(r: RoomSetup) -> bool:
-            async with sem:
-                resp = await http.get(f"/api/rooms/{r.room}/view")
-                return bool(resp.json()["status"] == "finished")
-        return sum(await asyncio.gather(*(one(r) for r in rooms)))
+def bare_tables(count: int) -> list[TableSetup]:
+    return [TableSetup(f"bare{i}", tuple(f"bare-{i}-{s}" for s in range(PLAYERS)))
+            for i in range(count)]
 
 
-# ----- a seat's WebSocket client ---------------------------------------------------
-@dataclass
-class Totals:
-    latencies: list[float] = field(default_factory=list)  # seconds
-    sent: int = 0
-    frames: int = 0
-    frame_bytes: list[int] = field(default_factory=list)
-    refused: int = 0  # answered with a flash (stale or illegal)
-    lost: int = 0  # no answer within ACTION_TIMEOUT
-    changes: int = 0  # room versions advanced during play (rooms counted once)
+# ----- the client: one table's four seats -----------------------------------------
+class Seat:
+    """One seat's socket and what it was pushed, fragment by fragment (a push may
+    carry every fragment or only the changed ones)."""
 
-
-@dataclass
-class Phase:
-    go: asyncio.Event  # clients act only once every socket is open
-    stop: asyncio.Event
-
-
-class SeatClient:
-    def __init__(self, url: str, token: str, rng: random.Random, think: float,
-                 counts_room: bool, deflate: bool = True) -> None:
-        self.url = url
-        self.deflate = deflate
-        self.token = token
-        self.rng = rng
-        self.think = think
-        self.counts_room = counts_room  # the room's first client keeps its version count
+    def __init__(self) -> None:
         self.ws: ClientConnection | None = None
-        self.latest = ""
+        self.fragments: dict[str, str] = {}
+        self.version = -1
+        self.refused = False
+
+    def take(self, frame: str) -> None:
+        marks = [(m.start(), m.group(1) or m.group(2)) for m in OOB_RE.finditer(frame)]
+        for (start, fid), nxt in zip(marks, [*marks[1:], (len(frame), "")], strict=True):
+            self.fragments[fid] = frame[start:nxt[0]]
+        version = self.fragments.get("version", "")
+        m = VERSION_RE.search(version)
+        if m:
+            self.version = int(m.group(1))
+        if FLASH_RE.search(frame):
+            self.refused = True
+
+    def actions(self) -> list[str]:
+        return [a for f in self.fragments.values() for a in ACTION_RE.findall(f)]
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # seconds, send -> every seat
+    sent: int = 0
+    refused: int = 0  # answered with a flash (stale or illegal): should be 0
+    lost: int = 0  # not at every seat within ACTION_TIMEOUT: should be 0
+    stuck: int = 0  # tables where no seat had an action to take for ACTION_TIMEOUT
+    frames: int = 0
+    frame_bytes: list[int] = field(default_factory=list)  # a sample
+    errors: list[str] = field(default_factory=list)
+
+
+class TableClient:
+    def __init__(self, ws_base: str, setup: TableSetup, rng: random.Random) -> None:
+        self.url = f"{ws_base}/r/{setup.room}/ws"
+        self.setup = setup
+        self.rng = rng
+        self.seats = [Seat() for _ in setup.tokens]
+        self.changed = asyncio.Event()
 
     async def connect(self) -> None:
-        self.ws = await connect(self.url, additional_headers={
-            "Authorization": f"Bearer {self.token}"}, max_size=2**22, open_timeout=30,
-            proxy=None, compression="deflate" if self.deflate else None)
-        self.latest = str(await asyncio.wait_for(self.ws.recv(), 30))
+        for seat, token in zip(self.seats, self.setup.tokens, strict=True):
+            seat.ws = await connect(self.url, additional_headers={
+                "Authorization": f"Bearer {token}"}, max_size=2**22, open_timeout=60,
+                proxy=None, compression=None)
+            seat.take(str(await asyncio.wait_for(seat.ws.recv(), 60)))
 
-    async def play(self, phase: Phase, totals: Totals) -> None:
-        ws = self.ws
-        assert ws is not None
-        await phase.go.wait()
-        start_version = frame_version(self.latest)
-        acted = -1  # the version we last acted on: one action per version
-        pending: tuple[int, float] | None = None  # (version sent from, send time)
-        while not phase.stop.is_set():
-            if pending is None:
-                version = frame_version(self.latest)
-                actions = frame_actions(self.latest)
-                if actions and version > acted:
-                    if self.think:
-                        await asyncio.sleep(self.think * self.rng.random() * 2)
-                    await ws.send(json.dumps({"action": self.rng.choice(actions),
-                                              "version": version}))
-                    acted = version
-                    pending = (version, time.perf_counter())
-                    totals.sent += 1
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 0.5)
-            except TimeoutError:
-                if pending and time.perf_counter() - pending[1] > ACTION_TIMEOUT:
-                    totals.lost += 1
-                    pending = None
-                continue
+    async def listen(self, seat: Seat, stats: Stats) -> None:
+        assert seat.ws is not None
+        async for raw in seat.ws:
             frame = str(raw)
-            totals.frames += 1
-            totals.frame_bytes.append(len(frame.encode()))
-            version = frame_version(frame)
-            if pending is not None:
-                if version > pending[0]:
-                    totals.latencies.append(time.perf_counter() - pending[1])
-                    pending = None
-                elif frame_flash(frame):
-                    totals.refused += 1
-                    pending = None
-            self.latest = frame
-        if self.counts_room:
-            totals.changes += frame_version(self.latest) - start_version
+            stats.frames += 1
+            if stats.frames % 50 == 1:
+                stats.frame_bytes.append(len(frame.encode()))
+            seat.take(frame)
+            self.changed.set()
+
+    async def wait_for(self, pred: Any, deadline: float) -> bool:
+        while not pred():
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except TimeoutError:
+                return bool(pred())
+        return True
+
+    def mover(self) -> Seat | None:
+        """The seat with something to do, once every seat shows the same version."""
+        version = self.seats[0].version
+        if any(s.version != version for s in self.seats):
+            return None
+        return next((s for s in self.seats if s.actions()), None)
+
+    def everywhere(self, version: int) -> bool:
+        """Whether every seat was pushed a version after ``version``."""
+        return all(s.version > version for s in self.seats)
+
+    async def play(self, profile: str, interval: float, stop_at: float, stats: Stats) -> None:
+        listeners = [asyncio.create_task(self.listen(s, stats)) for s in self.seats]
+        try:
+            next_at = time.perf_counter()
+            if profile == "paced":  # tables start spread over one interval
+                next_at += interval * self.rng.random()
+            while time.perf_counter() < stop_at:
+                wait = next_at - time.perf_counter()
+                if wait > 0:
+                    await asyncio.sleep(min(wait, stop_at - time.perf_counter()))
+                    continue
+                if not await self.wait_for(lambda: self.mover() is not None,
+                                           time.perf_counter() + ACTION_TIMEOUT):
+                    stats.stuck += 1
+                    return
+                seat = self.mover()
+                assert seat is not None and seat.ws is not None
+                version = seat.version
+                seat.refused = False
+                sent_at = time.perf_counter()
+                await seat.ws.send(json.dumps({"action": self.rng.choice(seat.actions()),
+                                               "version": version}))
+                stats.sent += 1
+                arrived = await self.wait_for(
+                    lambda s=seat, v=version: s.refused or self.everywhere(v),
+                    sent_at + ACTION_TIMEOUT)
+                if not arrived:
+                    stats.lost += 1
+                elif self.everywhere(version):
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                else:
+                    stats.refused += 1
+                if profile == "paced":
+                    next_at = sent_at + interval * (0.5 + self.rng.random())
+                else:
+                    next_at = time.perf_counter()
+        finally:
+            for task in listeners:
+                task.cancel()
 
     async def close(self) -> None:
-        if self.ws is not None:
-            await asyncio.wait_for(self.ws.close(), 10)
+        for seat in self.seats:
+            if seat.ws is not None:
+                await asyncio.wait_for(seat.ws.close(), 10)
 
 
-# ----- the run -------------------------------------------------------------------------
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+def raise_fd_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def mib(kib: float) -> str:
-    return f"{kib / 1024:7.1f} MiB"
-
-
-async def run(args: argparse.Namespace, srv: Server) -> None:
-    assert srv.proc is not None
-    pid = srv.proc.pid
-    rng = random.Random(args.seed)
-    cpu0 = cpu_seconds(pid)
-
-    # warm up: one room played to its first frame, so imports, templates and the
-    # database connection are loaded before "idle" is read
-    warm = (await open_rooms(srv.base, 1, 1, first_index=10_000))[0]
-    client = SeatClient(f"{srv.ws_base}/r/{warm.room}/ws", warm.tokens[0], rng, 0, False)
-    await client.connect()
-    await client.close()
-    await asyncio.sleep(1)
-    rss_idle = rss_kib(pid)
-
-    t0 = time.perf_counter()
-    rooms = await open_rooms(srv.base, args.rooms, args.ws_seats)
-    t_setup = time.perf_counter() - t0
-    await asyncio.sleep(max(2.0, 4 * args.bot_delay_ms / 1000))  # bots up to a client's turn
-    rss_rooms = rss_kib(pid)
-
-    phase = Phase(asyncio.Event(), asyncio.Event())
-    clients = [SeatClient(f"{srv.ws_base}/r/{r.room}/ws", tok,
-                          random.Random(rng.random()), args.think_ms / 1000, i == 0,
-                          deflate=not args.no_deflate)
-               for r in rooms for i, tok in enumerate(r.tokens)]
+async def client_main(conn: Connection, ws_base: str, setups: list[TableSetup],
+                      profile: str, interval: float, duration: float, seed: int) -> None:
+    rng = random.Random(seed)
+    tables = [TableClient(ws_base, s, random.Random(rng.random())) for s in setups]
     sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
 
-    async def connect_one(c: SeatClient) -> None:
+    async def connect_one(t: TableClient) -> None:
         async with sem:
-            await c.connect()
+            await t.connect()
 
+    await asyncio.gather(*(connect_one(t) for t in tables))
+    conn.send("connected")
+    conn.recv()  # go
+    stats = Stats()
+    cpu0, t0 = own_cpu_seconds(), time.perf_counter()
+    results = await asyncio.gather(
+        *(t.play(profile, interval, t0 + duration, stats) for t in tables),
+        return_exceptions=True)
+    wall, cpu = time.perf_counter() - t0, own_cpu_seconds() - cpu0
+    stats.errors = [repr(r) for r in results if isinstance(r, BaseException)][:5]
+    conn.send(("done", stats, wall, cpu))
+    conn.recv()  # close
+    await asyncio.gather(*(t.close() for t in tables), return_exceptions=True)
+    conn.send("closed")
+
+
+def client_process(conn: Connection, ws_base: str, setups: list[TableSetup], profile: str,
+                   interval: float, duration: float, seed: int) -> None:
+    raise_fd_limit()
+    try:
+        asyncio.run(client_main(conn, ws_base, setups, profile, interval, duration, seed))
+    except BaseException as exc:
+        conn.send(("failed", repr(exc)))
+        raise
+
+
+# ----- one measured run ----------------------------------------------------------------
+@dataclass
+class Result:
+    label: str
+    tables: int
+    wall: float
+    done: int
+    sent: int
+    refused: int
+    lost: int
+    stuck: int
+    latencies_ms: list[float]
+    frames: int
+    frame_bytes: int  # median
+    server_cpu: float  # share of one core under play
+    loop_cpu: float  # of which the main thread (the event loop)
+    client_cpu: list[float]  # per client process, share of one core
+    rss_before: int
+    rss_open: int
+    rss_after: int
+    setup_s: float
+    connect_s: float
+    errors: list[str]
+
+    @property
+    def rate(self) -> float:
+        return self.done / self.wall
+
+    def pct(self, q: float) -> float:
+        """A percentile of the latency; a lost action counts as ACTION_TIMEOUT (it
+        took at least that long), so an overloaded server is not flattered."""
+        ordered = sorted([*self.latencies_ms, *[ACTION_TIMEOUT * 1000] * self.lost])
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+    @property
+    def rss_per_table(self) -> float:
+        return (self.rss_after - self.rss_before) / self.tables
+
+
+def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profile: str,
+          label: str, rss_before: int, setup_s: float) -> Result:
+    """Connect every seat from the client processes, play, and measure."""
+    assert srv.proc is not None
+    pid = srv.proc.pid
+    ctx = mp.get_context("spawn")
+    procs, pipes = [], []
+    chunks = [setups[i::args.client_procs] for i in range(args.client_procs)]
     t0 = time.perf_counter()
-    await asyncio.gather(*(connect_one(c) for c in clients))
-    t_connect = time.perf_counter() - t0
-    await asyncio.sleep(1)
-    rss_sockets = rss_kib(pid)
+    for i, chunk in enumerate(c for c in chunks if c):
+        ours, theirs = ctx.Pipe()
+        p = ctx.Process(target=client_process, args=(
+            theirs, srv.ws_base, chunk, profile, args.interval, args.duration,
+            args.seed * 1000 + i), daemon=True)
+        p.start()
+        procs.append(p)
+        pipes.append(ours)
 
-    totals = Totals()
-    tasks = [asyncio.create_task(c.play(phase, totals)) for c in clients]
-    samples: list[int] = []
-    cpu_play0, loop0, own0 = cpu_seconds(pid), main_thread_cpu_seconds(pid), own_cpu_seconds()
-    t_play0 = time.perf_counter()
-    phase.go.set()
-    end = t_play0 + args.duration
-    while time.perf_counter() < end:
-        await asyncio.sleep(min(1.0, max(0.0, end - time.perf_counter())))
-        samples.append(rss_kib(pid))
-    phase.stop.set()
-    await asyncio.wait_for(asyncio.gather(*tasks), ACTION_TIMEOUT + 5)
-    wall = time.perf_counter() - t_play0
-    cpu_play = cpu_seconds(pid) - cpu_play0
-    loop_play = main_thread_cpu_seconds(pid) - loop0
-    own_play = own_cpu_seconds() - own0
-    await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
-    finished = await count_finished(srv.base, rooms)
-    cpu_total = cpu_seconds(pid) - cpu0
+    def gather(timeout: float) -> list[Any]:
+        out = []
+        for pipe in pipes:
+            if not pipe.poll(timeout):
+                raise RuntimeError("a client process did not answer")
+            msg = pipe.recv()
+            if isinstance(msg, tuple) and msg[0] == "failed":
+                raise RuntimeError(f"a client process failed: {msg[1]}")
+            out.append(msg)
+        return out
 
-    n = args.rooms
-    lat = [x * 1000 for x in totals.latencies]
-    rss_play = statistics.median(samples)
-    rss_peak = max(samples)
-    rows = [
-        ("rooms / WebSocket clients / bots",
-         f"{n} / {len(clients)} / {n * (PLAYERS - args.ws_seats)}"),
-        ("opening the rooms (create, join, bots, start)",
-         f"{t_setup:.1f} s ({n / t_setup:.0f} rooms/s)"),
-        ("connecting the sockets", f"{t_connect:.1f} s"),
-        ("server RSS idle (warm)", mib(rss_idle)),
-        ("server RSS with the rooms started", mib(rss_rooms)),
-        ("server RSS with the sockets open", mib(rss_sockets)),
-        ("server RSS under play, median / peak", f"{mib(rss_play)} / {mib(rss_peak)}"),
-        ("per room: started match", f"{(rss_rooms - rss_idle) / n:7.1f} KiB"),
-        ("per socket: open connection",
-         f"{(rss_sockets - rss_rooms) / len(clients):7.1f} KiB"),
-        ("per room: everything under play (peak - idle) / rooms",
-         f"{(rss_peak - rss_idle) / n:7.1f} KiB"),
-        ("client actions sent / answered / refused / lost / open at stop",
-         f"{totals.sent} / {len(lat)} / {totals.refused} / {totals.lost} / "
-         f"{totals.sent - len(lat) - totals.refused - totals.lost}"),
-        ("action round trip, median / p95 / p99 / max",
-         f"{statistics.median(lat) if lat else float('nan'):.1f} / {pct(lat, 0.95):.1f} / "
-         f"{pct(lat, 0.99):.1f} / {max(lat) if lat else float('nan'):.1f} ms"),
-        ("actions/s across the server (bots included)", f"{totals.changes / wall:.0f}"),
-        ("server CPU per action (engine, bots, database, frames)",
-         f"{1000 * cpu_play / max(1, totals.changes):.2f} ms"),
-        ("client actions/s", f"{totals.sent / wall:.0f}"),
-        ("frames/s pushed, median frame size",
-         f"{totals.frames / wall:.0f}, "
-         f"{statistics.median(totals.frame_bytes) / 1024 if totals.frame_bytes else 0:.1f} KiB"),
-        ("matches finished during play", f"{finished}"),
-        ("server CPU under play (100% = one core)", f"{100 * cpu_play / wall:.0f}%"),
-        ("  of which event loop / other threads (database)",
-         f"{100 * loop_play / wall:.0f}% / {100 * (cpu_play - loop_play) / wall:.0f}%"),
-        ("server CPU over the whole run", f"{cpu_total:.1f} s"),
-        ("load generator CPU under play (same machine)", f"{100 * own_play / wall:.0f}%"),
-    ]
+    gather(120 + len(setups) * 0.1)
+    connect_s = time.perf_counter() - t0
+    time.sleep(1)
+    rss_open = rss_kib(pid)
+    cpu0, loop0, w0 = cpu_seconds(pid), main_thread_cpu_seconds(pid), time.perf_counter()
+    for pipe in pipes:
+        pipe.send("go")
+    done = gather(args.duration + ACTION_TIMEOUT + 60)
+    wall = time.perf_counter() - w0
+    server_cpu = (cpu_seconds(pid) - cpu0) / wall
+    loop_cpu = (main_thread_cpu_seconds(pid) - loop0) / wall
+    rss_after = rss_kib(pid)
+    for pipe in pipes:
+        pipe.send("close")
+    gather(60)
+    for p in procs:
+        p.join(10)
+    stats: list[Stats] = [d[1] for d in done]
+    lat = [x * 1000 for s in stats for x in s.latencies]
+    sizes = [b for s in stats for b in s.frame_bytes]
+    return Result(
+        label=label, tables=len(setups), wall=max(d[2] for d in done), done=len(lat),
+        sent=sum(s.sent for s in stats), refused=sum(s.refused for s in stats),
+        lost=sum(s.lost for s in stats), stuck=sum(s.stuck for s in stats), latencies_ms=lat,
+        frames=sum(s.frames for s in stats),
+        frame_bytes=int(statistics.median(sizes)) if sizes else 0, server_cpu=server_cpu,
+        loop_cpu=loop_cpu,
+        client_cpu=[d[3] / d[2] for d in done], rss_before=rss_before, rss_open=rss_open,
+        rss_after=rss_after, setup_s=setup_s, connect_s=connect_s,
+        errors=[e for s in stats for e in s.errors])
+
+
+def run_real(args: argparse.Namespace, db_url: str, workdir: Path) -> Result:
+    srv = Server(db_url, workdir / "server.log", env={
+        "LOG_LEVEL": "warning", "MAX_SOCKETS_PER_CLIENT": "1000000",
+        "MAX_OPEN_ROOMS": "1000000", "RATE_ROOMS": "1000000/minute",
+        "RATE_JOINS": "1000000/minute"})
+    srv.start()
+    assert srv.proc is not None
+    failed = True
+    try:
+        # warm up: one table opened and its seats drawn, so imports, templates and the
+        # database connection are loaded before "before" is read
+        warm = asyncio.run(open_tables(srv.base, 1))
+        drive_args = argparse.Namespace(**{**vars(args), "duration": 1.0, "client_procs": 1})
+        drive(srv, warm, drive_args, "saturated", "warm-up", rss_kib(srv.proc.pid), 0)
+        time.sleep(1)
+        rss_before = rss_kib(srv.proc.pid)
+        t0 = time.perf_counter()
+        setups = asyncio.run(open_tables(srv.base, args.tables))
+        setup_s = time.perf_counter() - t0
+        result = drive(srv, setups, args, args.profile, "stammtisch", rss_before, setup_s)
+        failed = False
+        return result
+    finally:
+        srv.stop()
+        if failed:
+            log = (workdir / "server.log").read_text(errors="replace")
+            print("server log (tail):\n" + log[-3000:], file=sys.stderr)
+
+
+def run_bare(args: argparse.Namespace, workdir: Path, frame_bytes: int) -> Result:
+    srv = BareServer(workdir / "bare.log", frame_bytes)
+    srv.start()
+    assert srv.proc is not None
+    try:
+        rss_before = rss_kib(srv.proc.pid)
+        setups = bare_tables(args.tables)
+        return drive(srv, setups, args, "saturated", "bare", rss_before, 0.0)
+    finally:
+        srv.stop()
+
+
+# ----- the report --------------------------------------------------------------------
+def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
     db_kind = "PostgreSQL" if args.database_url else "SQLite"
-    print(f"load bench: Schafkopf, {args.duration:.0f} s of play, bot delay "
-          f"{args.bot_delay_ms} ms, client think {args.think_ms} ms (mean), "
-          f"{'clients offer no deflate' if args.no_deflate else 'clients offer deflate'}, "
-          f"{db_kind}, "
-          f"{os.cpu_count()} CPUs")
-    width = max(len(k) for k, _ in rows)
-    for key, value in rows:
-        print(f"  {key:<{width}}  {value}")
+    print(f"load bench {datetime.now(UTC):%Y-%m-%d %H:%M} UTC: Schafkopf, {args.profile}"
+          f"{f' (every {args.interval:g} s)' if args.profile == 'paced' else ''}, "
+          f"{real.tables} tables x 4 WebSocket seats, {args.duration:g} s, {db_kind}, "
+          f"{os.cpu_count()} CPUs, load average {load_average()}")
+    for r in [real, *([bare] if bare else [])]:
+        asked = (f" (asked about {r.tables / args.interval:.0f})"
+                 if args.profile == "paced" and r is real else "")
+        rows = [
+            ("actions sent / at every seat / refused / lost",
+             f"{r.sent} / {r.done} / {r.refused} / {r.lost}"
+             + (f" / tables stuck {r.stuck}" if r.stuck else "")),
+            ("actions/s (arrived at every seat)", f"{r.rate:.0f}{asked}"),
+            ("latency to every seat p50 / p95 / p99 / max"
+             + (" (lost as 10 s)" if r.lost else ""),
+             f"{r.pct(0.5):.1f} / {r.pct(0.95):.1f} / {r.pct(0.99):.1f} / "
+             f"{max(r.latencies_ms, default=float('nan')):.1f} ms"),
+            ("frames/s, median frame", f"{r.frames / r.wall:.0f}, {r.frame_bytes} bytes"),
+            ("server CPU under play (100% = one core)", f"{100 * r.server_cpu:.0f}%"),
+            ("  of which event loop / other threads (database)",
+             f"{100 * r.loop_cpu:.0f}% / {100 * (r.server_cpu - r.loop_cpu):.0f}%"),
+            ("server CPU per action: all / other threads",
+             f"{1000 * r.server_cpu / max(r.rate, 1e-9):.2f} / "
+             f"{1000 * (r.server_cpu - r.loop_cpu) / max(r.rate, 1e-9):.2f} ms"),
+            ("client CPU per process (100% = one core)",
+             " ".join(f"{100 * c:.0f}%" for c in r.client_cpu)
+             + ("  SATURATED: the client may be the limit"
+                if max(r.client_cpu) > 0.85 else "")),
+            ("server RSS before / tables open / after play",
+             f"{r.rss_before / 1024:.1f} / {r.rss_open / 1024:.1f} / "
+             f"{r.rss_after / 1024:.1f} MiB"),
+            ("RSS per table (after play - before) / tables", f"{r.rss_per_table:.1f} KiB"),
+            ("opening the tables / connecting the seats",
+             f"{r.setup_s:.1f} s / {r.connect_s:.1f} s"),
+        ]
+        if r.errors:
+            rows.append(("client errors", "; ".join(r.errors[:3])))
+        print(f"{r.label}:")
+        width = max(len(k) for k, _ in rows)
+        for key, value in rows:
+            print(f"  {key:<{width}}  {value}")
+    ratio = f"{real.rate / bare.rate:.2f}" if bare else "-"
+    if bare:
+        print(f"ratio stammtisch / bare actions/s: {ratio}")
+        # CPU per action moves least when neighbours take the machine's cores
+        cpu_ratio = (bare.server_cpu / max(bare.rate, 1e-9)) / max(
+            real.server_cpu / max(real.rate, 1e-9), 1e-9)
+        print(f"ratio bare / stammtisch server CPU per action: {cpu_ratio:.2f}")
+    profile = (f"paced {args.interval:g} s" if args.profile == "paced" else "saturated")
+    print()
+    print("| profile | database | tables | actions/s | p50 / p95 / p99 ms | server CPU "
+          "| CPU/action | RSS/table | bare actions/s | ratio | load avg |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| {profile} | {db_kind} | {real.tables} | {real.rate:.0f} | "
+          f"{real.pct(0.5):.0f} / {real.pct(0.95):.0f} / {real.pct(0.99):.0f} | "
+          f"{100 * real.server_cpu:.0f}% | "
+          f"{1000 * real.server_cpu / max(real.rate, 1e-9):.1f} ms | "
+          f"{real.rss_per_table:.0f} KiB | "
+          f"{f'{bare.rate:.0f}' if bare else '-'} | {ratio} | {load_average()} |")
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--rooms", type=int, default=200)
-    p.add_argument("--ws-seats", type=int, default=1, choices=range(1, PLAYERS + 1),
-                   help="WebSocket clients per room; the other seats are bots")
-    p.add_argument("--duration", type=float, default=30.0, help="seconds of play")
-    p.add_argument("--bot-delay-ms", type=int, default=300)
-    p.add_argument("--think-ms", type=int, default=500,
-                   help="mean pause of a client before it clicks (uniform 0..2x)")
-    p.add_argument("--no-deflate", action="store_true",
-                   help="clients do not offer permessage-deflate (browsers do)")
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    p.add_argument("--profile", choices=("paced", "saturated"), default="paced")
+    p.add_argument("--tables", type=int, default=None,
+                   help="tables of four seats (paced 1000, saturated 100)")
+    p.add_argument("--duration", type=float, default=None,
+                   help="seconds of play (paced 60, saturated 20)")
+    p.add_argument("--interval", type=float, default=2.0,
+                   help="paced: mean seconds between a table's actions")
+    p.add_argument("--client-procs", type=int, default=2,
+                   help="client processes the tables are spread over")
+    p.add_argument("--no-bare", action="store_true",
+                   help="saturated: skip the bare baseline")
+    p.add_argument("--bare", action="store_true",
+                   help="paced: run the bare baseline (saturated) too")
     p.add_argument("--database-url", default=None,
                    help="a PostgreSQL URL; a throwaway schema is created and dropped")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
-    if not 1 <= args.rooms <= 2000 or not 1 <= args.duration <= 600:
-        raise SystemExit("--rooms is 1..2000 and --duration 1..600 seconds")
-
+    saturated = args.profile == "saturated"
+    args.tables = args.tables or (100 if saturated else 1000)
+    args.duration = args.duration or (20.0 if saturated else 60.0)
+    if not 1 <= args.tables <= 4000 or not 1 <= args.duration <= 600:
+        raise SystemExit("--tables is 1..4000 and --duration 1..600 seconds")
+    if not 1 <= args.client_procs <= 16 or args.interval <= 0:
+        raise SystemExit("--client-procs is 1..16 and --interval above 0")
+    raise_fd_limit()
     with tempfile.TemporaryDirectory(prefix="stammtisch-bench-") as tmp:
         workdir = Path(tmp)
         with database(args.database_url, workdir) as db_url:
-            # every table is played from this one address: lift the per-client limits
-            srv = Server(db_url, workdir / "server.log", env={
-                "BOT_DELAY_MS": str(args.bot_delay_ms), "LOG_LEVEL": "warning",
-                "MAX_SOCKETS_PER_CLIENT": "100000", "MAX_OPEN_ROOMS": "100000"})
-            srv.start()
-            failed = True
-            try:
-                # setup, play and teardown together stay well inside this bound
-                limit = args.duration + 120 + args.rooms * args.ws_seats * 0.2
-                asyncio.run(asyncio.wait_for(run(args, srv), limit))
-                failed = False
-            finally:
-                srv.stop()
-                if failed:
-                    log = (workdir / "server.log").read_text(errors="replace")
-                    print("server log (tail):\n" + log[-3000:], file=sys.stderr)
+            real = run_real(args, db_url, workdir)
+        bare = None
+        if (saturated and not args.no_bare) or args.bare:
+            bare_args = argparse.Namespace(**{**vars(args), "profile": "saturated"})
+            bare = run_bare(bare_args, workdir, real.frame_bytes or 5600)
+    report(args, real, bare)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, inspect, select, text, update
+from sqlalchemy import bindparam, delete, func, insert, inspect, select, text, update
 from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import ActionRow, ChatRow, DealResultRow, LedgerRow, MatchRow, SeatRow
@@ -252,8 +252,11 @@ def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, 
     its public events in the log, finished deals (and their ledger rows, checked),
     the start or the end of the match, and the snapshot to resume from.
 
-    This runs for every action, so the common case is two plain statements (an
-    INSERT and an UPDATE) that never load the stored snapshot back."""
+    This runs for every action, so the common case is two SQLAlchemy Core statements
+    built once (an INSERT and an UPDATE), run on the session's connection with their
+    parameters: no ORM unit of work, no statement built or cache key computed per
+    call, and the stored snapshot is never loaded back. Several rooms' steps may
+    share one transaction (``Database.write``)."""
     stamp = now()
     if start_chips is not None:
         record_start_chips(session, match_id=match_id, chips=start_chips)
@@ -268,10 +271,18 @@ def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, 
     if finished is not None:
         values.update(status="finished", finished_at=stamp, final_scores=finished[0],
                       winners=finished[1])
-    session.execute(insert(ActionRow).values(
-        match_id=match_id, seq=seq, seat=seat, action=action, events=events,
-        created_at=stamp))
-    session.execute(update(MatchRow).where(MatchRow.id == match_id).values(**values))
+    conn = session.connection()
+    conn.execute(_INSERT_ACTION, {"match_id": match_id, "seq": seq, "seat": seat,
+                                  "action": action, "events": events, "created_at": stamp})
+    conn.execute(_UPDATE_MATCH, {"step_match_id": match_id, **values})
+
+
+# the hot statements of record_step, built once; an UPDATE without .values() sets the
+# columns named by its parameters (SQLAlchemy caches one compiled form per key set)
+_ACTIONS = ActionRow.metadata.tables[ActionRow.__tablename__]
+_MATCHES = MatchRow.metadata.tables[MatchRow.__tablename__]
+_INSERT_ACTION = insert(_ACTIONS)
+_UPDATE_MATCH = update(_MATCHES).where(_MATCHES.c.id == bindparam("step_match_id"))
 
 
 @dataclass(frozen=True)

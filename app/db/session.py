@@ -3,13 +3,23 @@
 All database work runs on one dedicated thread: the event loop never blocks on
 I/O, writes are serialised (SQLite's one-writer rule holds by construction), and
 each call is one transaction.
+
+The hot write, one step of a room (:meth:`Database.write`), is grouped: the steps
+of any rooms that arrive while the database thread is busy go into the next
+transaction together (at most ``group_max``), so one commit carries many rooms'
+steps under load and a lone step is written at once. Each caller still gets its
+own answer only after the commit that holds its step. If a group fails, each of
+its steps is written again alone (with the usual retries), so one room's failure
+stays that room's, exactly as without grouping.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,6 +31,25 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db.retry import SQLITE_BUSY_TIMEOUT_MS, DatabaseUnavailable, is_transient, retrying
 
 T = TypeVar("T")
+log = logging.getLogger("stammtisch.db")
+
+#: the most steps one grouped commit carries (the WRITE_GROUP_MAX setting)
+GROUP_MAX = 64
+
+
+@dataclass(frozen=True)
+class _Write:
+    """One step waiting for the database thread, and the caller's future."""
+
+    fn: Callable[..., Any]
+    kwargs: dict[str, Any]
+    future: asyncio.Future[Any]
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    ok: bool
+    value: Any  # the result, or the exception to raise in the caller
 
 
 def normalize_url(url: str) -> str:
@@ -56,8 +85,14 @@ def make_engine(url: str) -> Engine:
 
 
 class Database:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, group_max: int = GROUP_MAX) -> None:
         self.url = normalize_url(url)
+        self.group_max = max(1, group_max)
+        self._queue: list[_Write] = []
+        self._writer: asyncio.Task[None] | None = None
+        #: commits made by ``write`` and the steps they carried (tests and benches)
+        self.write_commits = 0
+        self.written_steps = 0
         self.engine = make_engine(self.url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db")
@@ -84,6 +119,78 @@ class Database:
         """Run ``fn(session, **kwargs)`` in one transaction on the database thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, partial(self.run_sync, fn, **kwargs))
+
+    async def write(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        """Like ``run``, for the step of a room: committed together with the steps
+        of other rooms that wait for the database thread at the same moment. Returns
+        (or raises) only after the commit that holds this step; a failed group is
+        written again step by step, so the answer is this step's own."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.append(_Write(fn, kwargs, future))
+        if self._writer is None or self._writer.done() or self._writer.get_loop() is not loop:
+            self._writer = loop.create_task(self._write_groups())
+        return await future
+
+    async def _write_groups(self) -> None:
+        """Hand the waiting steps to the database thread, one group per commit,
+        until none wait. Steps that arrive meanwhile form the next group."""
+        loop = asyncio.get_running_loop()
+        group: list[_Write] = []
+        try:
+            while self._queue:
+                taken, self._queue = self._queue[:self.group_max], self._queue[self.group_max:]
+                group = [w for w in taken if not w.future.done()]  # callers gone: skip
+                if not group:
+                    continue
+                outcomes = await loop.run_in_executor(self._executor, self._write_group,
+                                                      group)
+                for write, outcome in zip(group, outcomes, strict=True):
+                    if outcome is None or write.future.done():
+                        continue
+                    if outcome.ok:
+                        write.future.set_result(outcome.value)
+                    else:
+                        write.future.set_exception(outcome.value)
+                group = []
+        finally:  # cancelled (shutdown): nobody waits for an answer that cannot come
+            for write in [*group, *self._queue]:
+                if not write.future.done():
+                    write.future.cancel()
+            self._queue = []
+
+    def _write_group(self, group: list[_Write]) -> list[_Outcome | None]:
+        """On the database thread: every step of ``group`` in one transaction; if that
+        fails for any reason, each step alone (``run_sync``, with its retries). A step
+        whose caller gave up before the thread took the group is left out (None), as
+        an executor job cancelled before it started never runs."""
+        live = [w for w in group if not w.future.cancelled()]
+        done = dict(zip(map(id, live), self._write_live(live), strict=True))
+        return [done.get(id(w)) for w in group]
+
+    def _write_live(self, group: list[_Write]) -> list[_Outcome]:
+        if len(group) > 1:
+            try:
+                with self.sessions.begin() as session:
+                    values = [w.fn(session, **w.kwargs) for w in group]
+            except Exception as exc:
+                log.info("a group of %d steps failed (%s); writing them one by one",
+                         len(group), str(exc).splitlines()[0][:200] if str(exc) else
+                         type(exc).__name__)
+            else:
+                self.write_commits += 1
+                self.written_steps += len(group)
+                return [_Outcome(True, v) for v in values]
+        return [self._write_one(w) for w in group]
+
+    def _write_one(self, write: _Write) -> _Outcome:
+        try:
+            value = self.run_sync(write.fn, **write.kwargs)
+        except Exception as exc:
+            return _Outcome(False, exc)
+        self.write_commits += 1
+        self.written_steps += 1
+        return _Outcome(True, value)
 
     async def read(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         """Like ``run`` for work that only reads, on a pool of its own."""

@@ -125,7 +125,8 @@ class ActionPipeline:
         finished = (list(match.scores), list(match.winners)) if match.is_over else None
         logged = [note, *events] if note is not None else events
         try:
-            await self.db.run(
+            # grouped with other rooms' steps into one commit; returns after it
+            await self.db.write(
                 repo.record_step, match_id=room.id, seq=room.version + 1, seat=seat,
                 action=action, events=logged, snapshot=match.snapshot(), deals=deals,
                 started=started, start_chips=start_chips, finished=finished)

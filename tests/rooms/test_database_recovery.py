@@ -134,8 +134,8 @@ def test_a_table_resumes_from_what_was_saved_when_the_answer_was_lost(
     class LostAnswer(Database):
         lose = False
 
-        async def run(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
-            result = await super().run(fn, **kwargs)
+        async def write(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+            result = await super().write(fn, **kwargs)
             if fn is repo.record_step and self.lose:
                 self.lose = False
                 raise DatabaseUnavailable("server closed the connection unexpectedly")
@@ -173,8 +173,8 @@ def test_a_retried_write_that_finds_its_first_try_resumes_instead_of_stopping(
     class Duplicate(Database):
         once = False
 
-        async def run(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
-            result = await super().run(fn, **kwargs)
+        async def write(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+            result = await super().write(fn, **kwargs)
             if fn is repo.record_step and self.once:
                 self.once = False
                 raise IntegrityError("INSERT INTO match_actions ...", {},

@@ -35,13 +35,13 @@ class GatedDatabase(Database):
         self.gate: asyncio.Event | None = None
         self.fail = False
 
-    async def run(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+    async def write(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         if fn is repo.record_step:
             if self.gate is not None:
                 await self.gate.wait()
             if self.fail:
                 raise OSError("disk full")
-        return await super().run(fn, **kwargs)
+        return await super().write(fn, **kwargs)
 
 
 @pytest.fixture

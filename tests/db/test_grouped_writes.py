@@ -1,0 +1,235 @@
+"""Grouped commits of the rooms' steps (``Database.write``), on SQLite and PostgreSQL:
+the steps that wait for the database thread together share one commit; a group
+that fails is written again step by step, so each room gets its own answer; and
+no room shows a step before the commit that holds it."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
+
+from app.db import Database, repo
+from app.db.models import ActionRow
+from app.rooms.errors import Illegal
+from app.rooms.pipeline import STOPPED
+from app.rooms.service import RoomService
+from tests.rooms.test_service_durability import run
+
+ROOMS = ("ra", "rb", "rc", "rd", "re")
+
+
+def _rooms(db: Database, ids: tuple[str, ...] = ROOMS) -> None:
+    for room in ids:
+        db.run_sync(repo.create_match, match_id=room, game="schafkopf", players=4,
+                    options={}, host_token="host")
+
+
+def _step(room: str, seq: int) -> dict[str, Any]:
+    return {"match_id": room, "seq": seq, "seat": 0, "action": f"play:{room}{seq}",
+            "events": [{"type": "played", "seq": seq}], "snapshot": {"room": room, "at": seq},
+            "deals": []}
+
+
+def _version(db: Database, room: str) -> int:
+    saved = db.run_sync(repo.open_match, match_id=room)
+    assert saved is not None
+    return saved.version
+
+
+def test_several_rooms_steps_share_one_commit(db_url: str) -> None:
+    db = Database(db_url)
+    _rooms(db)
+
+    async def scenario() -> None:
+        await asyncio.gather(*(db.write(repo.record_step, **_step(r, 1)) for r in ROOMS))
+
+    try:
+        run(scenario())
+        assert (db.write_commits, db.written_steps) == (1, len(ROOMS))
+        for room in ROOMS:
+            saved = db.run_sync(repo.open_match, match_id=room)
+            assert saved is not None and saved.version == 1
+            assert saved.snapshot == {"room": room, "at": 1}
+    finally:
+        db.close()
+
+
+def test_a_lone_step_is_written_at_once_and_groups_are_capped(db_url: str) -> None:
+    db = Database(db_url, group_max=2)
+    _rooms(db)
+
+    async def scenario() -> None:
+        await db.write(repo.record_step, **_step("ra", 1))
+        assert (db.write_commits, db.written_steps) == (1, 1)
+        await asyncio.gather(*(db.write(repo.record_step, **_step(r, 1)) for r in ROOMS[1:]))
+
+    try:
+        run(scenario())
+        # four waiting steps, at most two per commit
+        assert (db.write_commits, db.written_steps) == (3, 5)
+        assert [_version(db, r) for r in ROOMS] == [1] * len(ROOMS)
+    finally:
+        db.close()
+
+
+def test_a_failing_group_is_written_step_by_step(db_url: str) -> None:
+    """One room's step cannot be written (its action row exists already): the group
+    fails, each step is written alone, and only that room gets the error."""
+    db = Database(db_url)
+    _rooms(db)
+    db.run_sync(repo.record_step, **_step("rb", 1))
+
+    async def scenario() -> list[Any]:
+        steps = [_step("ra", 1), _step("rb", 1), _step("rc", 1)]
+        return list(await asyncio.gather(
+            *(db.write(repo.record_step, **s) for s in steps), return_exceptions=True))
+
+    try:
+        ra, rb, rc = run_for(scenario)
+        assert ra is None and rc is None
+        assert isinstance(rb, IntegrityError)
+        assert (db.write_commits, db.written_steps) == (2, 2), "ra and rc alone"
+        assert (_version(db, "ra"), _version(db, "rb"), _version(db, "rc")) == (1, 1, 1)
+        log = db.run_sync(repo.action_log, match_id="rb")
+        assert [a.action for a in log] == ["play:rb1"], "nothing of the failed step"
+    finally:
+        db.close()
+
+
+def run_for(scenario: Any) -> Any:
+    out: list[Any] = []
+
+    async def keep() -> None:
+        out.append(await scenario())
+
+    run(keep())
+    return out[0]
+
+
+async def _started(service: RoomService) -> str:
+    room, host = await service.create(game="schafkopf", options={"dealer": 3}, seed=2)
+    for name in ("Anna", "Bert", "Cilli", "Done"):
+        await service.join(room.id, name)
+    await service.start(room.id, host)
+    return room.id
+
+
+class HeldThread:
+    """Keeps the database thread busy until released, so steps queue behind it."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.busy, self.released = threading.Event(), threading.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    def _hold(self, _session: Any) -> None:
+        self.busy.set()
+        assert self.released.wait(10)
+
+    async def hold(self) -> None:
+        self.task = asyncio.create_task(self.db.run(self._hold))
+        while not self.busy.is_set():
+            await asyncio.sleep(0.005)
+
+    async def release(self) -> None:
+        self.released.set()
+        assert self.task is not None
+        await self.task
+
+
+def test_rooms_show_their_steps_only_after_the_grouped_commit(db_url: str) -> None:
+    """While the database thread is busy, two rooms' moves wait; neither shows;
+    then both are committed together and both show."""
+    db = Database(db_url)
+    service = RoomService(db, bot_delay_ms=0)
+    held = HeldThread(db)
+    async def scenario() -> None:
+        first, second = await _started(service), await _started(service)
+        rooms = [service.get(first), service.get(second)]
+        before = [r.state(1) for r in rooms]
+        commits, steps = db.write_commits, db.written_steps
+        await held.hold()
+        moves = [asyncio.create_task(service.act(r.id, 0, r.state(0)["legal"][0], r.version))
+                 for r in rooms]
+        await asyncio.sleep(0.05)
+        assert not any(m.done() for m in moves)
+        assert [r.state(1) for r in rooms] == before, "nothing shows before its commit"
+        await held.release()
+        await asyncio.gather(*moves)
+        assert (db.write_commits - commits, db.written_steps - steps) == (1, 2)
+        for room, was in zip(rooms, before, strict=True):
+            assert room.state(1)["version"] == was["version"] + 1
+            assert len(room.state(1)["view"]["trick"]) == 1
+            assert _version(db, room.id) == room.version
+
+    try:
+        run(scenario())
+    finally:
+        held.released.set()
+        db.close()
+
+
+def test_one_room_failing_in_a_group_stops_only_that_room(db_url: str) -> None:
+    """The step of one room cannot be written (a foreign row holds its place in the
+    log); it stops as before, unchanged, and the other room of the group goes on."""
+    db = Database(db_url)
+    service = RoomService(db, bot_delay_ms=0)
+    held = HeldThread(db)
+    async def scenario() -> None:
+        good, bad = service.get(await _started(service)), service.get(await _started(service))
+        bad_before = bad.state(1)
+        db.run_sync(lambda session: session.execute(insert(ActionRow).values(
+            match_id=bad.id, seq=bad.version + 1, seat=None, action="foreign", events=[],
+            created_at=repo.now())))
+        await held.hold()
+        moves = [asyncio.create_task(service.act(r.id, 0, r.state(0)["legal"][0], r.version))
+                 for r in (good, bad)]
+        await asyncio.sleep(0.05)
+        await held.release()
+        await moves[0]
+        with pytest.raises(Illegal) as stopped:
+            await moves[1]
+        assert stopped.value.message == STOPPED
+        assert bad.state(1)["view"] == bad_before["view"] and bad.error == STOPPED
+        assert len(good.state(1)["view"]["trick"]) == 1 and good.error is None
+        assert _version(db, good.id) == good.version
+        assert _version(db, bad.id) == bad_before["version"]
+
+    try:
+        run(scenario())
+    finally:
+        held.released.set()
+        db.close()
+
+
+def test_a_step_given_up_before_the_thread_took_it_is_not_written(db_url: str) -> None:
+    """A caller cancelled while its step still waits (its room task ended) leaves
+    nothing behind; the others waiting with it are written."""
+    db = Database(db_url)
+    _rooms(db)
+    held = HeldThread(db)
+
+    async def scenario() -> None:
+        await held.hold()
+        dropped = asyncio.create_task(db.write(repo.record_step, **_step("ra", 1)))
+        kept = asyncio.create_task(db.write(repo.record_step, **_step("rb", 1)))
+        await asyncio.sleep(0.01)
+        dropped.cancel()
+        await held.release()
+        await kept
+        with pytest.raises(asyncio.CancelledError):
+            await dropped
+
+    try:
+        run(scenario())
+        assert (_version(db, "ra"), _version(db, "rb")) == (0, 1)
+        assert db.run_sync(repo.action_log, match_id="ra") == []
+        assert (db.write_commits, db.written_steps) == (1, 1)
+    finally:
+        held.released.set()
+        db.close()
