@@ -101,6 +101,8 @@ def test_only_seated_people_keep_a_room_alive(service: RoomService) -> None:
         told: list[bool] = []
         room.listeners.add(lambda r: told.append(r.closed))  # a spectator's socket
         room.arrive(0)  # Anna's page
+        await tick(clock, 20)  # the bots play up to Anna's turn (each move written)
+        assert room.state(0)["legal"], "nothing is in flight: it is Anna's turn"
         await clock.advance(2 * service.quota.idle_seconds)
         assert await service.sweep_idle() == 0, "Anna's open page keeps the room"
         room.leave(0)
