@@ -73,12 +73,16 @@ class BotDriver:
         self.delay = delay_seconds
         self.pool = pool
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._nudges: dict[str, asyncio.Event] = {}  # room -> a driver waiting out a pause
         self._rng = random.SystemRandom()
 
     def wake(self, room: Room) -> None:
         """Make sure a bot whose turn it is will move (one driver task per room)."""
         task = self._tasks.get(room.id)
         if task is not None and not task.done():
+            nudge = self._nudges.get(room.id)
+            if nudge is not None:  # a pause ended early (everybody pressed "Next deal")
+                nudge.set()
             return
         if bots_to_act(room):
             self._tasks[room.id] = asyncio.create_task(self._drive(room))
@@ -160,7 +164,7 @@ class BotDriver:
                                       match.legal_actions(s), match.must_act(s))
                              for s in seats if (s, version) not in decided]
             if wait > 0:  # a finished trick or deal is on show: it counts as the delay
-                await room.clock.sleep(wait)
+                await self._pause(room, wait)
                 continue
             answers = await asyncio.gather(*(self.decide(room, q) for q in asked))
             for q, answer in zip(asked, answers, strict=True):
@@ -191,6 +195,19 @@ class BotDriver:
                         return  # every bot stays silent: wait for the people
             if held > 0:
                 await room.clock.sleep(held)
+
+    async def _pause(self, room: Room, seconds: float) -> None:
+        """Wait out a pause, or less when :meth:`wake` says it ended early."""
+        nudge = self._nudges[room.id] = asyncio.Event()
+        sleeper = asyncio.ensure_future(room.clock.sleep(seconds))
+        nudged = asyncio.ensure_future(nudge.wait())
+        try:
+            await asyncio.wait({sleeper, nudged}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+            nudged.cancel()
+            if self._nudges.get(room.id) is nudge:
+                del self._nudges[room.id]
 
     async def _apply(self, room: Room, seat: int, action: str) -> bool:
         """Play ``action`` for ``seat`` (the room's lock is held); False if the move

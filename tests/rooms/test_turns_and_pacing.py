@@ -378,6 +378,40 @@ def test_the_result_stays_until_everyone_at_the_table_pressed_next_deal(
     scenario(tmp_path, body)
 
 
+def test_a_bot_to_move_first_goes_on_as_soon_as_everybody_pressed_next_deal(
+        tmp_path: Path) -> None:
+    async def body(service: RoomService, clock: ManualClock) -> None:
+        # dealer 3: Anna leads deal 1; the deal moves on, so seat 1 (a bot) leads deal 2
+        room, host = await service.create(
+            game="schafkopf", options={"dealer": 3, "trick_pause_ms": 0, "next_deal_s": 15},
+            seed=5)
+        await service.join(room.id, "Anna")
+        assert await service.add_bot(room.id, host, "easy") == 1
+        for name in ("Cilli", "Done"):
+            await service.join(room.id, name)
+        for s in (0, 2, 3):
+            service.connected(room, s)
+        await service.start(room.id, host)
+        assert room.match is not None
+        while room.match.deal_no == 1:
+            if min(room.match.to_act()) == 1:
+                await tick(clock, 1.0, room)  # the bot plays its card
+            else:
+                await play(service, room)
+        assert room.hold is not None and room.match.to_act() == {1}
+        await tick(clock, 2.0, room)
+        version = room.version
+        assert room.hold is not None and room.version == version, "the result is on show"
+        for seat in (0, 2, 3):
+            await service.next_deal(room.id, seat)
+        await tick(clock, 0, room)
+        assert room.hold is None
+        await tick(clock, 1.0, room)  # its delay, not the 13 s left of the result's wait
+        assert room.version == version + 1, "the bot led the next deal at once"
+
+    scenario(tmp_path, body)
+
+
 def test_the_result_stays_next_deal_s_at_most(tmp_path: Path) -> None:
     async def body(service: RoomService, clock: ManualClock) -> None:
         room, _, _ = await seated(service, {"trick_pause_ms": 0, "next_deal_s": 15})
