@@ -181,8 +181,23 @@ def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]
         "clock_seats": clock_seats, "queued": queued[0] if queued else None,
         "my_turn": my_turn, "title": (TURN_MARK + title) if my_turn else title,
         "connected": {s for s in range(room.players) if is_connected(room, s)},
+        "away_ms": {} if holding else away_left_ms(room),
         "viewer_free": seat is None and room.match is None and bool(room.free_seats),
     }
+
+
+def away_left_ms(room: Room) -> dict[int, int]:
+    """Seats whose move is awaited while nobody is at them (no open page or socket):
+    the milliseconds until a bot plays for them (``away_seconds`` after they were
+    last seen), so the table says why it waits and for how long."""
+    out = {}
+    for s in awaited(room):
+        player = room.seats[s]
+        if player is None or player.is_bot or s in room.stand_ins or is_connected(room, s):
+            continue
+        due = room.last_seen.get(s, room.created) + room.table["away_seconds"]
+        out[s] = int(max(0.0, due - room.clock.now()) * 1000)
+    return out
 
 
 def rematch_context(room: Room, is_host: bool) -> dict[str, Any]:

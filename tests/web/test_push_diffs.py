@@ -11,6 +11,7 @@ import pytest
 
 from app import i18n
 from app.games import new_match
+from app.rooms.clock import ManualClock
 from app.rooms.room import Room, Seat
 from app.web.fragments import SharedFragments, ViewReads, narrowed, seat_names, shared
 from app.web.render import FRAGMENTS, env, fragment_id, render_fragments
@@ -95,7 +96,10 @@ def test_a_push_sends_only_what_changed_and_a_new_socket_gets_everything(
 
 
 def _room(game: str, players: int, options: dict[str, Any], seed: int) -> Room:
-    room = Room(id="r", game=game, players=players, options=options, host_token_hash="h")
+    # a clock that stands still: the time left until a bot plays for a seat nobody is
+    # at is drawn on its plate, and must not move between the renders compared
+    room = Room(id="r", game=game, players=players, options=options, host_token_hash="h",
+                clock=ManualClock(start=0.0))
     room.seats = [Seat(index=i, name=f"P{i}", token_hash=str(i)) for i in range(players)]
     room.match = new_match(game, players, dict(options, dealer=0), seed=seed)
     return room

@@ -44,3 +44,28 @@ def test_every_state_draws_for_every_seat(game: str, players: int,
         seat = rng.choice(sorted(match.to_act()))
         match.apply(seat, rng.choice(match.legal_actions(seat)))
         room.version = step + 1
+
+
+def test_a_turn_nobody_is_at_counts_down_to_the_bot_for_everybody() -> None:
+    from app.rooms.clock import ManualClock
+
+    room = Room(id="r", game="schafkopf", players=4, options={}, host_token_hash="h",
+                clock=ManualClock(start=0.0))
+    room.seats = [Seat(index=i, name=f"P{i}", token_hash=str(i)) for i in range(4)]
+    room.match = new_match("schafkopf", 4, {"dealer": 0}, seed=4)
+    turn = sorted(room.match.to_act())[0]
+    for s in range(4):
+        room.arrive(s)
+    html = render_frame(room, (turn + 1) % 4, is_host=False)
+    assert "clock away" not in html, "everybody is at the table"
+    room.leave(turn)
+    html = render_frame(room, (turn + 1) % 4, is_host=False)
+    away = room.table["away_seconds"] * 1000
+    plate = html.split(f'id="plate-{turn}"', 1)[1].split('id="plate-', 1)[0]
+    assert 'class="clock away"' in plate and "P" + str(turn) in plate
+    left = int(plate.split('data-left-ms="', 1)[1].split('"', 1)[0])
+    assert left == away, "the whole away time: nobody has waited for them yet"
+    other = html.split(f'id="plate-{(turn + 2) % 4}"', 1)[1].split('id="plate-', 1)[0]
+    assert "clock away" not in other, "only the seat whose move is awaited"
+    room.seats[turn] = Seat(index=turn, name="Bot", token_hash="b", is_bot=True)
+    assert "clock away" not in render_frame(room, None, is_host=False), "bots are never away"
