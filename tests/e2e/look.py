@@ -10,7 +10,14 @@ import sqlite3
 from typing import Any
 
 from tests.conftest import Server
-from tests.e2e.table import clickable_actions, join, version, wait_until, wait_version
+from tests.e2e.table import (
+    clickable_actions,
+    join,
+    seat_bots_and_start,
+    version,
+    wait_until,
+    wait_version,
+)
 
 #: each game's lobby fields for a quick table (Lügenbeutel: a short challenge window)
 GAMES: dict[str, dict[str, str]] = {
@@ -38,13 +45,7 @@ def table_with_bots(page: Any, base: str, game: str, fields: dict[str, str] | No
     page.wait_for_url("**/r/*")
     url = str(page.url)
     join(page, url, "Anna")
-    while page.locator('[data-cmd="add_bot"]').count():
-        before = version(page)
-        page.click('[data-cmd="add_bot"]')
-        wait_version([page], before)
-    before = version(page)
-    page.click('[data-cmd="start"]')
-    wait_version([page], before)
+    seat_bots_and_start(page)
     return url
 
 

@@ -102,3 +102,14 @@ def next_deal(pages: list[Any]) -> None:
             button.click()
     for page in pages:
         page.wait_for_selector(".hand .card", timeout=10_000)
+
+
+def seat_bots_and_start(page: Any) -> None:
+    """The host seats a bot in every free seat and starts the match."""
+    while page.locator('[data-cmd="add_bot"]').count():
+        before = version(page)
+        page.click('[data-cmd="add_bot"]')
+        wait_version([page], before)
+    before = version(page)
+    page.click('[data-cmd="start"]')
+    wait_version([page], before)

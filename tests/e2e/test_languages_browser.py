@@ -16,7 +16,12 @@ import pytest
 
 from tests.conftest import Server
 from tests.e2e.look import act
-from tests.e2e.table import clickable_actions, join, version, wait_until, wait_version
+from tests.e2e.table import (
+    clickable_actions,
+    join,
+    seat_bots_and_start,
+    wait_until,
+)
 
 GAMES: dict[str, dict[str, str]] = {
     "schafkopf": {},
@@ -55,13 +60,7 @@ def test_a_table_in_each_language_on_desktop_and_phone(
     page.click("form.create button[type=submit]")
     page.wait_for_url("**/r/*")
     join(page, page.url, "Anna")
-    while page.locator('[data-cmd="add_bot"]').count():
-        before = version(page)
-        page.click('[data-cmd="add_bot"]')
-        wait_version([page], before)
-    before = version(page)
-    page.click('[data-cmd="start"]')
-    wait_version([page], before)
+    seat_bots_and_start(page)
     for _ in range(3):  # a few moves of ours, so the board has cards on it
         wait_until(page, "document.querySelector('[data-action]:not([disabled])')",
                                timeout=15_000)
