@@ -69,3 +69,27 @@ def test_a_turn_nobody_is_at_counts_down_to_the_bot_for_everybody() -> None:
     assert "clock away" not in other, "only the seat whose move is awaited"
     room.seats[turn] = Seat(index=turn, name="Bot", token_hash="b", is_bot=True)
     assert "clock away" not in render_frame(room, None, is_host=False), "bots are never away"
+
+
+def test_the_luegenbeutel_turn_line_says_what_the_seat_may_do_now() -> None:
+    room = Room(id="r", game="luegenbeutel", players=3, options={}, host_token_hash="h")
+    room.seats = [Seat(index=i, name=f"P{i}", token_hash=str(i)) for i in range(3)]
+    room.match = new_match("luegenbeutel", 3, {"dealer": 2}, seed=7)
+    seat = room.match.view(None)["turn"]
+
+    def line() -> str:
+        html = render_frame(room, seat, is_host=False)
+        return html.split('class="turn-line mine">', 1)[1].split("</p>", 1)[0]
+
+    assert "pass" in room.match.legal_actions(seat)
+    assert "skip with one card, or pass" in line()
+    room.match.apply(seat, "pass")
+    legal = room.match.legal_actions(seat)
+    assert "pass" not in legal and "end" in legal
+    expected = ("You drew a card: lay it as" if len(legal) > 1 else "You passed: end your turn.")
+    assert expected in line() and "pass." not in line()
+    room.match = new_match("luegenbeutel", 3, {"dealer": 2}, seed=7)
+    lay = next(a for a in room.match.legal_actions(seat) if a.startswith("lay:"))
+    room.match.apply(seat, lay)
+    assert "end" in room.match.legal_actions(seat), "after laying, more or end"
+    assert "lay more cards as" in line() and "(1 laid)" in line()
