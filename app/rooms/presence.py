@@ -17,14 +17,19 @@ def is_connected(room: Room, seat: int) -> bool:
     return bool(room.present.get(seat))
 
 
+def away_at(room: Room, seat: int) -> float:
+    """The clock time from which a person with no open page or socket counts as away:
+    ``away_seconds`` after they were last seen."""
+    return room.last_seen.get(seat, room.created) + room.table["away_seconds"]
+
+
 def is_away(room: Room, seat: int) -> bool:
     """A seated person with no open page or socket and nothing done over the API
     for ``away_seconds``. Bots and free seats are never away."""
     player = room.seats[seat]
     if player is None or player.is_bot or is_connected(room, seat):
         return False
-    last = room.last_seen.get(seat, room.created)
-    return room.clock.now() - last >= room.table["away_seconds"]
+    return room.clock.now() >= away_at(room, seat)
 
 
 def humans_present(room: Room) -> bool:

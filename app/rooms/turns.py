@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.db import Database, repo
-from app.rooms.presence import is_away, is_connected
+from app.rooms.presence import away_at, is_away, is_connected
 from app.rooms.room import DealHold, Room
 
 log = logging.getLogger("stammtisch.rooms")
@@ -47,6 +47,13 @@ def awaited(room: Room) -> list[int]:
         return []
     return [s for s in sorted(match.to_act())
             if (p := room.seats[s]) is not None and not p.is_bot and match.must_act(s)]
+
+
+def away_due(room: Room) -> dict[int, float]:
+    """Awaited seats nobody is at (no open page or socket) and no bot plays for yet:
+    the clock time at which a bot will play for each."""
+    return {s: away_at(room, s) for s in awaited(room)
+            if s not in room.stand_ins and not is_connected(room, s)}
 
 
 def clock_left(room: Room) -> float | None:
@@ -155,15 +162,10 @@ class Turns:
 
     def _next_moment(self, room: Room) -> float | None:
         """The next clock time at which a bot may have to play for somebody."""
-        times = []
-        for seat in awaited(room):
-            if seat in room.stand_ins:
-                continue
-            if not is_connected(room, seat):
-                last = room.last_seen.get(seat, room.created)
-                times.append(last + room.table["away_seconds"])
-            if room.turn_deadline is not None and room.turn_version == room.version:
-                times.append(room.turn_deadline)
+        times = list(away_due(room).values())
+        if (room.turn_deadline is not None and room.turn_version == room.version
+                and any(s not in room.stand_ins for s in awaited(room))):
+            times.append(room.turn_deadline)
         return min(times) if times else None
 
     def _schedule(self, room: Room) -> None:

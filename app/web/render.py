@@ -31,7 +31,7 @@ from app.rooms.pacing import pause_left, waiting_for
 from app.rooms.presence import is_connected
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
-from app.rooms.turns import RELEASED, awaited, clock_left, wall_time
+from app.rooms.turns import RELEASED, awaited, away_due, clock_left, wall_time
 from app.web.assets import static_url
 from app.web.cards import card_badge, face, is_trump, suit_label
 from app.web.charts import score_chart
@@ -188,16 +188,10 @@ def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]
 
 def away_left_ms(room: Room) -> dict[int, int]:
     """Seats whose move is awaited while nobody is at them (no open page or socket):
-    the milliseconds until a bot plays for them (``away_seconds`` after they were
-    last seen), so the table says why it waits and for how long."""
-    out = {}
-    for s in awaited(room):
-        player = room.seats[s]
-        if player is None or player.is_bot or s in room.stand_ins or is_connected(room, s):
-            continue
-        due = room.last_seen.get(s, room.created) + room.table["away_seconds"]
-        out[s] = int(max(0.0, due - room.clock.now()) * 1000)
-    return out
+    the milliseconds until a bot plays for them (``app.rooms.turns.away_due``), so
+    the table says why it waits and for how long."""
+    now = room.clock.now()
+    return {s: int(max(0.0, due - now) * 1000) for s, due in away_due(room).items()}
 
 
 def rematch_context(room: Room, is_host: bool) -> dict[str, Any]:
