@@ -7,15 +7,27 @@ badges live in its own module in :mod:`app.web.games`.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from app.web.presentation import Face, presentation
+from app import i18n
+from app.web.presentation import Face, on_change, presentation
 
 __all__ = ["Face", "card_badge", "face", "is_trump", "suit_label"]
 
 
 def face(game: str, code: str) -> Face:
+    return _face(game, code, i18n.translations())
+
+
+@lru_cache(maxsize=4096)
+def _face(game: str, code: str, _catalogue: object) -> Face:
+    """A face in one language (a game's faces depend on the code and the words
+    only), worked out once."""
     return presentation(game).face(code)
+
+
+on_change.append(_face.cache_clear)
 
 
 def suit_label(game: str, suit: str) -> str:

@@ -300,11 +300,20 @@ def inner_ids(html: str) -> tuple[str, dict[str, str]] | None:
     return "".join(shell), parts
 
 
-def narrowed(old: str, new: str) -> str | None:
+Split = tuple[str, dict[str, str]] | None  # what inner_ids gives
+
+
+def narrowed(old: str, new: str, old_split: Split | None = None) -> str | None:
     """What to send instead of ``new`` when only elements with an id inside it
     changed since ``old``: those elements, each swapped by its id. None when more
-    changed (the fragment goes whole)."""
-    a, b = inner_ids(old), inner_ids(new)
+    changed (the fragment goes whole). ``old_split``: ``inner_ids(old)`` when the
+    caller kept it (a fragment only one seat sees is not in the shared cache)."""
+    return narrowed_split(old_split if old_split is not None else inner_ids(old),
+                          inner_ids(new))
+
+
+def narrowed_split(a: Split, b: Split) -> str | None:
+    """:func:`narrowed` of two fragments already taken apart by :func:`inner_ids`."""
     if a is None or b is None or a[0] != b[0]:
         return None
     return "".join(OOB_AT.sub(r'<\1 hx-swap-oob="true"', html, count=1)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -33,7 +34,7 @@ from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
 from app.rooms.turns import RELEASED, awaited, away_due, clock_left, wall_time
 from app.web.assets import static_url
-from app.web.cards import card_badge, face, is_trump, suit_label
+from app.web.cards import Face, card_badge, face, is_trump, suit_label
 from app.web.charts import score_chart
 from app.web.presentation import TEMPLATES, find, on_change, presentation, presentations
 from app.web.share import rematch_fields
@@ -83,12 +84,45 @@ env.loader = TemplateLoader()
 env.auto_reload = get_settings().dev
 on_change.append(env.cache.clear if env.cache is not None else lambda: None)
 env.add_extension("jinja2.ext.i18n")
-# the catalogue of the current language (a context variable: per request, per socket)
 env.install_gettext_callables(  # type: ignore[attr-defined]
     lambda message: i18n.gettext(message),
     lambda singular, plural, n: i18n.ngettext(singular, plural, n),
     newstyle=True,
 )
+
+
+@lru_cache(maxsize=4096)
+def _catalogue_markup(catalogue: Any, message: str) -> Markup:
+    """A message of a catalogue as markup, ``%`` not applied yet."""
+    return Markup(catalogue.gettext(message))
+
+
+@lru_cache(maxsize=4096)
+def _catalogue_text(catalogue: Any, message: str) -> Markup:
+    """A message without placeholders, translated and ``%%`` undone, as a template
+    shows it."""
+    return _catalogue_markup(catalogue, message) % {}
+
+
+def template_gettext(message: str, **variables: Any) -> Markup:
+    """``{{ _("...") }}`` in a template: the message in the current language (a
+    context variable: per request, per socket), its placeholders filled with escaped
+    values, like Jinja2's "newstyle" gettext. Unlike that one it takes no template
+    context, so a call inside a loop does not copy the context first, and a message
+    without placeholders is translated once per catalogue."""
+    catalogue = i18n.translations()
+    if not variables:
+        return _catalogue_text(catalogue, message)
+    return _catalogue_markup(catalogue, message) % variables
+
+
+def template_ngettext(singular: str, plural: str, num: int, **variables: Any) -> Markup:
+    """``{{ ngettext(...) }}``: as :func:`template_gettext`, ``num`` is a variable."""
+    variables.setdefault("num", num)
+    return Markup(i18n.ngettext(singular, plural, num)) % variables
+
+
+env.globals.update(_=template_gettext, gettext=template_gettext, ngettext=template_ngettext)
 
 
 def _translate(message: object) -> str:
@@ -114,12 +148,23 @@ def _vals(**values: Any) -> Markup:
     return Markup.escape(json.dumps(values, separators=(",", ":")))
 
 
+@lru_cache(maxsize=4096)
+def card_face(f: Face) -> Markup:
+    """``{{ card_face(f) }}``: the inside of a card (its picture, corner, name and
+    readable title, ``table/card_face.html``), rendered once per face."""
+    return Markup(env.get_template("table/card_face.html").render(f=f))
+
+
+on_change.append(card_face.cache_clear)
+
+
 def _startingwith(value: str, prefix: str) -> bool:
     return value.startswith(prefix)
 
 
 env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presentation,
-                   face=face, suit_label=suit_label, is_trump=is_trump, card_badge=card_badge,
+                   face=face, card_face=card_face, suit_label=suit_label, is_trump=is_trump,
+                   card_badge=card_badge,
                    action_label=action_label, vals=_vals, language=i18n.get_language,
                    LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart,
                    static_url=static_url)

@@ -24,7 +24,7 @@ from markupsafe import Markup, escape
 from app import i18n
 from app.games import GAMES
 from app.web.presentation import RULES, find
-from app.web.render import env, templates
+from app.web.render import card_face, templates
 
 router = APIRouter(include_in_schema=False)
 
@@ -40,7 +40,7 @@ def _card_html(game: str, code: str) -> str:
     p = find(game)
     assert p is not None
     f = p.face(code)
-    inner = env.get_template("table/card_face.html").render(f=f)
+    inner = card_face(f)
     trump = " trump" if p.is_trump(code, {}) else ""
     return (f'<span class="card {escape(f.colour)}{trump}" title="{escape(f.title)}" '
             f'data-card="{escape(code)}">{inner}</span>')

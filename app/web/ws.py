@@ -45,7 +45,7 @@ from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web.chat_view import chat_context, render_chat_line, render_chat_state
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
-from app.web.fragments import narrowed, shared
+from app.web.fragments import Split, inner_ids, narrowed_split, shared
 from app.web.limits import TooMany, client_key, json_too_deep
 from app.web.messages import error_text
 from app.web.presentation import FormError, presentation
@@ -88,6 +88,7 @@ class Connection:
         self.flashes: list[str] = []
         self.outbox: list[str] = []  # fragments to send as they are (chat lines)
         self.sent: dict[str, str] = {}  # fragment id -> the HTML this socket got last
+        self.split: dict[str, tuple[str, Split]] = {}  # fragment id -> HTML, inner_ids
         self.closed = False
         self.writer = secrets.token_hex(8)  # tells spectators apart for the chat's limit
 
@@ -132,8 +133,12 @@ class Connection:
             old = self.sent.get(key)
             if key == "version" or old is None:
                 out.append(html)
-            elif old != html:
-                out.append(narrowed(old, html) or html)
+            elif old is not html and old != html:
+                kept = self.split.get(key)
+                a = kept[1] if kept is not None and kept[0] is old else inner_ids(old)
+                b = inner_ids(html)  # a fragment seats share is taken apart once
+                self.split[key] = (html, b)  # the next change's "before"
+                out.append(narrowed_split(a, b) or html)
         self.sent.update(fragments)
         return "".join(out)
 

@@ -298,3 +298,24 @@ def test_two_players_at_one_table_each_read_their_own_language(tables: Tables) -
     finally:
         anna.close()
         bert.close()
+
+
+def test_template_words_follow_the_language_and_escape_what_they_are_given() -> None:
+    """``_`` and ``ngettext`` in templates: the current language at each call (one
+    compiled template serves both), placeholders filled with escaped values, ``%%``
+    shown as one ``%``, also inside a loop."""
+    from app import i18n
+    from app.web.render import env
+
+    t = env.from_string(
+        '{% for n in names %}[{{ _("Remove %(name)s", name=n) }}]{% endfor %}'
+        '{{ _("100%% sure") }}|{{ ngettext("%(num)s seat", "%(num)s seats", k) }}')
+    args = {"names": ["Anna", "<b>Bert</b>"], "k": 2}
+    with i18n.language("de"):
+        german = t.render(**args)
+    english = t.render(**args)
+    assert german.startswith("[Anna entfernen][&lt;b&gt;Bert&lt;/b&gt; entfernen]")
+    assert english.startswith("[Remove Anna][Remove &lt;b&gt;Bert&lt;/b&gt;]")
+    assert english.endswith("100% sure|2 seats")
+    with i18n.language("de"):  # asked again: the kept translation is the German one
+        assert t.render(**args) == german
