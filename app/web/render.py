@@ -14,7 +14,6 @@ folder for a game registered at run time). Words go through ``_`` (jinja2.ext.i1
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -177,29 +176,12 @@ env.filters.update(tr=_translate, number=i18n.format_number, signed=i18n.format_
 TURN_MARK = "▶ "  # the tab title starts with it while it is your turn
 
 
-def ring(players: int, seat: int | None) -> dict[int, tuple[float, float]]:
-    """Where each seat's plate sits around the table, as (x, y) in 0..1: the viewer
-    (seat 0 for a spectator) at the bottom, the others clockwise from their left, so
-    the seat opposite (seat + players/2: a partner in a game of two teams) is at the
-    top."""
-    me = 0 if seat is None else seat
-    out = {}
-    for k in range(players):
-        angle = math.pi / 2 + 2 * math.pi * k / players
-        out[(me + k) % players] = (round(0.5 + 0.5 * math.cos(angle), 3),
-                                   round(0.5 + 0.5 * math.sin(angle), 3))
-    return out
-
-
 def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]:
     state = room.state(seat)
     view = state["view"]
     legal = state["legal"]
     holding = room.hold is not None
     playable = {a[5:]: a for a in legal if a.startswith("play:")}
-    order = list(range(room.players))
-    if seat is not None:  # opponents clockwise from my left, me last
-        order = [(seat + i) % room.players for i in range(1, room.players)] + [seat]
     info = GAMES[room.game]
     match = room.match
     my_turn = (seat is not None and room.status == "playing" and not holding
@@ -213,10 +195,10 @@ def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]
     return {
         "room": room, "seat": seat, "is_host": is_host, "view": view, "legal": legal,
         "playable": playable, "version": state["version"], "names": room.names(),
-        "info": info, "P": presentation(room.game), "order": order,
+        "info": info, "P": presentation(room.game),
         "status": room.status, "game": room.game, "window_ms": int(room.window_left() * 1000),
         **rematch_context(room, is_host),
-        "ring": ring(room.players, seat), "teams": room.teams(),
+        "teams": room.teams(),
         "holding": holding, "hold": room.hold, "waiting_for": waiting_for(room),
         "pause_ms": int(pause_left(room) * 1000), "stand_ins": room.stand_ins,
         "released": sorted(s for s, why in room.stand_ins.items() if why == RELEASED),

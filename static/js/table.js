@@ -16,15 +16,36 @@
   });
 })();
 
-// The trick's cards are placed in CSS from their seat and the viewer's seat (--me on
-// the felt; the trick's HTML is the same for every seat). The page sets it when it
-// is drawn; after a push (a seat swap, a seat taken) it follows the viewer's plate.
-document.addEventListener("htmx:wsAfterMessage", function () {
-  var felt = document.querySelector(".felt-wrap");
-  if (!felt) { return; }
-  var me = document.querySelector("#seats .plate.me");
-  felt.style.setProperty("--me", me ? me.dataset.seat : "0");
-});
+// The plates round the table and the trick's cards are placed in CSS from their
+// seat and the viewer's seat (--me on the felt), so their HTML is the same for every
+// seat. The viewer's seat comes with the viewer's own hand (data-seat on #hand,
+// empty for a spectator, who sees the table from seat 0): the page sets --me when it
+// is drawn; after a push (a seat swap, a seat released) it follows #hand. Here the
+// viewer's plate is marked (.me: bold, its "(you)" shown), and the plates at the
+// side of the felt (.side, narrower: x < .25 or x > .75, as the CSS places them).
+(function () {
+  function mark() {
+    var felt = document.querySelector(".felt-wrap");
+    var seats = document.getElementById("seats");
+    if (!felt || !seats) { return; }
+    var hand = document.getElementById("hand");
+    var mine = hand && hand.dataset.seat ? Number(hand.dataset.seat) : null;
+    var me = mine === null ? 0 : mine;
+    felt.style.setProperty("--me", String(me));
+    var plates = seats.querySelectorAll(".plate[data-seat]");
+    var n = plates.length;
+    plates.forEach(function (plate) {
+      var s = Number(plate.dataset.seat);
+      var x = 0.5 + 0.5 * Math.cos(Math.PI / 2 + 2 * Math.PI * (s - me) / n);
+      x = Math.round(x * 1000) / 1000;
+      plate.classList.toggle("me", s === mine);
+      plate.classList.toggle("side", x < 0.25 || x > 0.75);
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", mark);
+  document.addEventListener("DOMContentLoaded", mark);
+  mark();  // deferred: the page is parsed already
+})();
 
 // Mauscheln exchange: keep the confirm button's data-action equal to the engine's
 // action string for the ticked cards (hand order), and say how many are ticked.

@@ -27,6 +27,24 @@ def join_at(page: Any, url: str, name: str, seat: int | None = None) -> None:
     wait_until(page, "document.getElementById('conn').dataset.state === 'open'")
 
 
+def assert_ring_seen_from(page: Any, seat: int) -> None:
+    """At a table of four the page sees its own plate at the bottom, marked as its own
+    ("(you)", .me), its partner (seat + 2) at the top, the seat after it at the left
+    and the one before at the right, both narrow plates at the side: the ring's HTML
+    is the same for every seat, and CSS and table.js place and mark it."""
+    box = {s: page.locator(f'.plate[data-seat="{s}"]').bounding_box() for s in range(4)}
+    mid = {s: (b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for s, b in box.items()}
+    partner, left, right = (seat + 2) % 4, (seat + 1) % 4, (seat + 3) % 4
+    assert max(mid, key=lambda s: mid[s][1]) == seat, (seat, mid)
+    assert min(mid, key=lambda s: mid[s][1]) == partner, (seat, mid)
+    assert mid[left][0] < mid[seat][0] < mid[right][0], (seat, mid)
+    for s in range(4):
+        plate = page.locator(f'.plate[data-seat="{s}"]')
+        assert ("(you)" in plate.inner_text()) == (s == seat), (seat, s)
+        classes = (plate.get_attribute("class") or "").split()
+        assert ("me" in classes) == (s == seat) and ("side" in classes) == (s in (left, right))
+
+
 def start(host: Any) -> None:
     button = host.locator('[data-cmd="start"]:not([disabled])')
     button.wait_for()
@@ -125,11 +143,13 @@ def test_the_title_marks_exactly_your_turn(browser: Any, sqlite_server: Server,
     anna.click('[data-cmd="add_bot"]')
     anna.wait_for_selector('.plate[data-seat="3"] .tag')
     anna.screenshot(path=str(shots / "waiting-table-desktop.png"), full_page=True)
-    top = bert.locator('.plate[data-seat="0"]').bounding_box()
-    me = bert.locator('.plate[data-seat="2"]').bounding_box()
-    assert top["y"] < me["y"], "Bert sees his partner Anna across the table"
+    # each sees the partner across the table and the others at the sides
+    assert_ring_seen_from(bert, 2)
+    assert_ring_seen_from(anna, 0)
     start(anna)
     bert.wait_for_selector(".hand .card")
+    assert_ring_seen_from(bert, 2)
+    assert_ring_seen_from(anna, 0)
     checked = 0
     shot = {"anna": False, "bert": False}
     deadline = time.monotonic() + 60
@@ -233,6 +253,13 @@ def test_the_host_kicks_a_seat_and_somebody_takes_it_over(
     kick.click()
     bert.wait_for_selector("#flash >> text=released your seat")
     assert bert.locator(".hand .card").count() == 0, "Bert's old page sees no cards"
+    # nor a plate of his own: it sees the table from seat 0, as a spectator does
+    wait_until(bert, "!document.querySelector('.plate.me')")
+    assert "(you)" not in bert.inner_text("#seats")
+    assert bert.evaluate("getComputedStyle(document.querySelector('.felt-wrap'))"
+                         ".getPropertyValue('--me').trim()") == "0"
+    box = {s: bert.locator(f'.plate[data-seat="{s}"]').bounding_box() for s in range(4)}
+    assert max(box, key=lambda s: box[s]["y"]) == 0, "seat 0 at the bottom"
     anna.wait_for_selector('.plate[data-seat="1"] .tag.stand-in')
     anna.screenshot(path=str(shots / "seat-released-desktop.png"), full_page=True)
     bert.reload()  # his cookie no longer holds the seat: anybody may take it over

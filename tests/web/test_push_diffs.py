@@ -138,6 +138,34 @@ def test_a_shared_fragment_is_the_same_for_every_seat_and_holds_no_hand() -> Non
     assert cache.renders == before + len(FRAGMENTS)
 
 
+def test_the_ring_of_plates_is_the_same_for_every_seated_player() -> None:
+    """The plates round the table are placed in CSS from the viewer's seat (kept on
+    the viewer's own hand), so after a change the seated players that are not the
+    host all get the same ring, and it is rendered at most twice: host and others."""
+    room = _room("schafkopf", 4, {}, seed=7)
+    match = room.match
+    assert match is not None
+    cache = shared(room)
+    for _ in range(3):
+        seat = sorted(match.to_act())[0]
+        match.apply(seat, match.legal_actions(seat)[0])
+        room.version += 1
+        room.changed()
+        renders = cache.renders
+        per_seat = {s: cache.render(room, s, s == 0) for s in range(4)}
+        assert len({per_seat[s]["seats"] for s in (1, 2, 3)}) == 1
+        assert len(cache.kept[("en", "seats")]) <= 2
+        assert cache.renders - renders <= 2 + 3 * (len(FRAGMENTS) - 1)
+        ring = per_seat[1]["seats"]
+        assert " me" not in ring and "--x" not in ring and ring.count('class="you"') == 4
+        assert [f'data-seat="{s}" style="--s: {s}"' in ring for s in range(4)] == [True] * 4
+        # each seat's own hand tells the page whose it is
+        for s in range(4):
+            assert f'class="hand-area" data-seat="{s}"' in per_seat[s]["hand"]
+    assert 'class="hand-area" data-seat=""' in cache.render(room, None, False)["hand"]
+    assert not {"seat", "order", "ring"} & (seat_names("schafkopf", "seats") or {"seat"})
+
+
 @pytest.mark.parametrize(("game", "players", "options"), VARIANTS,
                          ids=[f"{g}-{n}-{'-'.join(o) or 'plain'}" for g, n, o in VARIANTS])
 def test_shared_rendering_gives_each_seat_exactly_its_own_table(

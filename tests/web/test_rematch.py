@@ -162,7 +162,10 @@ def test_open_pages_move_and_cookies_follow_to_the_same_seat(sqlite_server: Serv
             assert "You are watching this table." in page
         else:
             me = {"host": "Anna", "bert": "Bert"}[name]
-            assert re.search(rf'class="plate me[^"]*"[^>]*>.*?{me}', page, re.S)
+            seat = re.search(r'class="hand-area" data-seat="(\d)"', page)  # the viewer's
+            assert seat is not None
+            plate = page.split(f'id="plate-{seat[1]}"', 1)[1].split('id="plate-', 1)[0]
+            assert f'{me}<span class="you">' in plate
     page = host.get(f"/r/{new_room}").text
     assert "Host: end the game" in page  # the host is the host of the new table
     # the old link itself sends people on

@@ -156,13 +156,15 @@ def test_reload_restores_the_seat_and_names_are_escaped(sqlite_server: Server) -
     browsers = [httpx.Client(base_url=sqlite_server.base, follow_redirects=True)
                 for _ in range(4)]
     names = ["<b>Sepp</b>", "Vroni", "Xaver", "Resi"]
-    for b, name in zip(browsers, names, strict=True):
+    for seat, (b, name) in enumerate(zip(browsers, names, strict=True)):
         b.get(room_path)
         r = b.post(room_path + "/join", data={"name": name})
         assert r.status_code == 200  # redirected back to the table, now seated
-        assert 'class="plate me' in r.text
+        # the viewer's seat is on the page's own hand (table.js marks the plate)
+        assert f'class="hand-area" data-seat="{seat}"' in r.text
     page = browsers[1].get(room_path).text  # a reload
-    assert "Vroni (you)" in page
+    assert 'class="hand-area" data-seat="1"' in page
+    assert 'Vroni<span class="you"> (you)</span>' in page
     assert "<b>Sepp</b>" not in page and "&lt;b&gt;Sepp&lt;/b&gt;" in page
     # a seat cookie is HttpOnly and scoped to the room
     cookie = browsers[0].cookies.jar
