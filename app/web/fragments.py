@@ -263,6 +263,8 @@ def inner_ids(html: str) -> tuple[str, dict[str, str]] | None:
     rest (with a mark where each was) and id -> element (not to be changed: it is
     kept for the next caller). None if the tags do not nest (then the fragment is
     only ever sent whole)."""
+    if html.find(" id=", html.find(">")) < 0:  # no id inside the outermost element
+        return html, {}
     shell: list[str] = []
     parts: dict[str, str] = {}
     depth = 0

@@ -14,6 +14,7 @@ folder for a game registered at run time). Words go through ``_`` (jinja2.ext.i1
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -35,7 +36,14 @@ from app.rooms.turns import RELEASED, awaited, away_due, clock_left, wall_time
 from app.web.assets import static_url
 from app.web.cards import Face, card_badge, face, is_trump, suit_label
 from app.web.charts import score_chart
-from app.web.presentation import TEMPLATES, find, on_change, presentation, presentations
+from app.web.presentation import (
+    TEMPLATES,
+    find,
+    on_change,
+    presentation,
+    presentations,
+    together,
+)
 from app.web.share import rematch_fields
 
 
@@ -45,9 +53,23 @@ class TemplateLoader(BaseLoader):
 
     def __init__(self) -> None:
         self.shared = FileSystemLoader(str(TEMPLATES))
+        # names looked for and not found (a game without its own actions.html, say):
+        # Jinja2 keeps only templates it found, so each render would ask the disk again
+        self.missing: set[str] = set()
 
     def get_source(self, environment: Environment,
                    template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        if template in self.missing:
+            raise TemplateNotFound(template)
+        try:
+            return self._source(environment, template)
+        except TemplateNotFound:
+            if not environment.auto_reload:  # in development a file may be added
+                self.missing.add(template)
+            raise
+
+    def _source(self, environment: Environment,
+                template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
         prefix, _, rest = template.partition("/")
         game, _, name = rest.partition("/")
         if prefix == "games" and name:
@@ -77,7 +99,9 @@ class TemplateLoader(BaseLoader):
 
 templates = Jinja2Templates(directory=str(TEMPLATES))
 env = templates.env
-env.loader = TemplateLoader()
+loader = TemplateLoader()
+env.loader = loader
+on_change.append(loader.missing.clear)
 # Templates are compiled once and kept; only in development (DEV=true) is every
 # template's file checked for a change on each render.
 env.auto_reload = get_settings().dev
@@ -157,8 +181,40 @@ def card_face(f: Face) -> Markup:
 on_change.append(card_face.cache_clear)
 
 
-def _startingwith(value: str, prefix: str) -> bool:
-    return value.startswith(prefix)
+_table_charts: weakref.WeakKeyDictionary[Room, dict[tuple[Any, ...], Markup]] = (
+    weakref.WeakKeyDictionary())
+
+
+def table_chart(room: Room, names: list[str | None], measure: str, table: bool) -> Markup:
+    """``{{ table_chart(...) }}``: the table's score chart (:func:`score_chart`). Drawn
+    with every push while the scores change only once a deal, so each room keeps the
+    charts of its current scores (one per language) instead of drawing them again."""
+    deals = tuple((no, tuple(scores)) for no, scores in room.deal_scores)
+    key = (i18n.translations(), tuple(names), deals, measure, table)
+    kept = _table_charts.setdefault(room, {})
+    chart = kept.get(key)
+    if chart is None:
+        if len(kept) >= 4:  # older scores, or languages nobody reads any more
+            kept.clear()
+        chart = kept[key] = score_chart(names, deals, measure, chart_id="table-chart",
+                                        table=table)
+    return chart
+
+
+def _with_prefix(values: list[str], *prefixes: str) -> list[str]:
+    """``{{ legal | with_prefix("lay:") }}``: the actions that start with one of the
+    prefixes (Jinja2's ``select`` with a test looks the test up on every call)."""
+    return [v for v in values if v.startswith(prefixes)]
+
+
+def _without_prefix(values: list[str], *prefixes: str) -> list[str]:
+    """``{{ legal | without_prefix("play:") }}``: the others."""
+    return [v for v in values if not v.startswith(prefixes)]
+
+
+def _among(values: list[str], wanted: list[str]) -> list[str]:
+    """``{{ legal | among(["end", "pass"]) }}``: those that are one of ``wanted``."""
+    return [v for v in values if v in wanted]
 
 
 env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presentation,
@@ -166,9 +222,9 @@ env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presen
                    card_badge=card_badge,
                    action_label=action_label, vals=_vals, language=i18n.get_language,
                    LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart,
-                   static_url=static_url)
-env.tests["startingwith"] = _startingwith
-env.filters.update(tr=_translate, number=i18n.format_number, signed=i18n.format_signed,
+                   table_chart=table_chart, static_url=static_url, together=together)
+env.filters.update(tr=_translate, with_prefix=_with_prefix, without_prefix=_without_prefix,
+                   among=_among, number=i18n.format_number, signed=i18n.format_signed,
                    datetime=i18n.format_datetime, date=i18n.format_date,
                    timedelta=i18n.format_timedelta)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -188,3 +189,32 @@ def test_replay_sentences_come_from_the_game_and_the_shared_contract() -> None:
         assert p.describe({"type": "match_end", "winners": [0, 2], "scores": [0] * 4},
                           names) == "Anna & Cilli win the match."
         assert p.describe({"type": "no_such_event"}, names) is None
+
+
+def test_a_template_a_game_lacks_is_looked_for_once_until_a_game_is_registered(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game without its own ``actions.html`` falls back to the shared one on every
+    push; the loader remembers that the game's file is missing instead of asking the
+    disk each time, and forgets it when presentations change (a game registered again
+    may bring the file)."""
+    from jinja2 import TemplateNotFound
+
+    from app.web.render import loader
+
+    asked: list[str] = []
+    real = loader._source
+
+    def counting(environment: Any, name: str) -> Any:
+        asked.append(name)
+        return real(environment, name)
+
+    monkeypatch.setattr(loader, "_source", counting)
+    name = "games/schafkopf/no-such-template.html"
+    for _ in range(3):
+        with pytest.raises(TemplateNotFound):
+            env.get_template(name)
+    assert asked.count(name) == 1
+    register(presentation("schafkopf"), replace=True)  # presentations changed
+    with pytest.raises(TemplateNotFound):
+        env.get_template(name)
+    assert asked.count(name) == 2

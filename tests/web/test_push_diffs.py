@@ -264,3 +264,42 @@ def test_the_server_works_out_every_games_fragments_before_the_first_push() -> N
         for block in FRAGMENTS:
             assert (game, block) in fragments._names, (game, block)
     assert any(names for names in fragments._names.values()), "some blocks differ by seat"
+
+
+@pytest.mark.parametrize(("game", "players", "options"), VARIANTS,
+                         ids=[f"{g}-{n}-{'-'.join(o) or 'plain'}" for g, n, o in VARIANTS])
+def test_drawing_a_push_leaves_no_reference_cycles(
+        game: str, players: int, options: dict[str, Any]) -> None:
+    """What a push renders is freed as soon as it is sent: no reference cycles (a
+    macro defined or imported with the context in a template makes one per render),
+    so nothing waits for the cycle collector, whose passes over every live object
+    cost the event loop most under load (see app.main, GC_THRESHOLDS)."""
+    import gc
+
+    room = _room(game, players, options, seed=players + 2)
+    cache = shared(room)
+    rng = random.Random(players)
+    match = room.match
+    assert match is not None
+    cache.render(room, 0, True)  # templates compiled and kept before counting
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for step in range(40):
+            room.version = step
+            room.changed()
+            with i18n.language("de" if step % 2 else "en"):
+                for seat in [*range(players), None]:
+                    cache.render(room, seat, seat == 0)
+            if match.is_over:
+                break
+            seat = rng.choice(sorted(match.to_act()))
+            match.apply(seat, rng.choice(match.legal_actions(seat)))
+        gc.collect()
+        left = [type(o).__qualname__ for o in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == [], sorted(set(left))

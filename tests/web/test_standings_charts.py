@@ -114,3 +114,25 @@ def test_standings_leave_bots_out_of_the_ranking_and_mark_them(sqlite_server: Se
     assert re.search(r"<tr><td>1</td><td>(Anna|Bert)</td><td>2</td>", ranked)
     units = table.http.get("/standings?game=schafkopf").text
     assert "No finished Schafkopf" in units or "Average units" in units
+
+
+def test_a_tables_chart_is_drawn_once_per_language_and_scores() -> None:
+    """Every push draws the result panel; its chart is drawn again only when the
+    scores (a deal ended) or the language changed."""
+    from app import i18n
+    from app.rooms.room import Room
+    from app.web.render import table_chart
+
+    room = Room(id="r", game="schafkopf", players=4, options={}, host_token_hash="h")
+    names: list[str | None] = ["Anna", "Bert", "Cilli", "Done"]
+    room.deal_scores = [(1, [2, -2, 2, -2])]
+    first = table_chart(room, names, "units", False)
+    assert table_chart(room, names, "units", False) is first  # kept
+    assert first == score_chart(names, room.deal_scores, "units", chart_id="table-chart")
+    with i18n.language("de"):
+        german = table_chart(room, names, "units", False)
+        assert german is not first and german == score_chart(
+            names, room.deal_scores, "units", chart_id="table-chart")
+    room.deal_scores.append((2, [4, -4, 4, -4]))  # a deal ended
+    second = table_chart(room, names, "units", False)
+    assert second != first and second.count("<circle") == 2 * first.count("<circle")
