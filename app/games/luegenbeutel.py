@@ -602,7 +602,7 @@ INFO = GameInfo.of(
     LuegenbeutelMatch,
     title=N_("Lügenbeutel"),
     blurb=N_("Lay cards face down, claim the required number and call the liar. "
-             "Empty your hand first; first to 500 points wins."),
+             "Empty your hand first; the first to reach the target wins."),
     position=40,
     challenge_windows=True,
 )

@@ -250,6 +250,6 @@ INFO = GameInfo.of(
     SchafkopfMatch,
     title=N_("Schafkopf"),
     blurb=N_("Two teams of two, no auction: the trump suit rotates deal by deal (Eichel, "
-             "Gras, Herz, Schellen). First team to 11 units wins."),
+             "Gras, Herz, Schellen). The first team to reach the target wins."),
     position=10,
 )

@@ -93,3 +93,18 @@ def test_the_luegenbeutel_turn_line_says_what_the_seat_may_do_now() -> None:
     room.match.apply(seat, lay)
     assert "end" in room.match.legal_actions(seat), "after laying, more or end"
     assert "lay more cards as" in line() and "(1 laid)" in line()
+
+
+def test_a_waiting_table_says_the_target_the_host_chose() -> None:
+    """The game's description says "the target"; the waiting table names it, as the
+    host set it, in the game's measure (the lobby shows the default)."""
+    from app import i18n
+
+    room = Room(id="r", game="schafkopf", players=4, options={"target": 2},
+                host_token_hash="h")
+    room.seats = [Seat(index=0, name="Anna", token_hash="0"), None, None, None]
+    assert room.status == "waiting"
+    english = render_frame(room, 0, True)
+    assert "Target: 2 units." in english and "11" not in english
+    with i18n.language("de"):
+        assert "Ziel: 2 Einheiten." in render_frame(room, 0, True)
