@@ -7,6 +7,7 @@ tap."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -64,4 +65,44 @@ def test_every_game_on_a_phone_in_both_languages(
     page.set_viewport_size(DESKTOP)
     page.wait_for_timeout(200)
     _shoot(page, shots, f"{game}-{language}-desktop")
+    context.close()
+
+
+@pytest.mark.parametrize(("game", "players"), [("mauscheln", 3), ("luegenbeutel", 5),
+                                               ("luegenbeutel", 7), ("luegenbeutel", 8)])
+def test_on_a_phone_the_plates_keep_apart_and_out_of_the_middle(
+        browser: Any, sqlite_server: Server, shots: Path, game: str, players: int) -> None:
+    """Round a phone's felt no two plates overlap, and a plate at or near the side
+    lies in the felt's side margin, clear of the words and cards in the middle."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    table_with_bots(page, sqlite_server.base, game, players=players)
+    page.wait_for_selector("#seats .plate.side")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(shots / f"phone-plates-{game}-{players}.png"))
+    found = page.evaluate("""() => {
+      const felt = document.querySelector('.felt-wrap').getBoundingClientRect();
+      const board = getComputedStyle(document.querySelector('.felt-wrap > .board'));
+      const side = parseFloat(board.paddingLeft);
+      const plates = [...document.querySelectorAll('#seats .plate')].map(p => {
+        const r = p.getBoundingClientRect();
+        return {seat: p.dataset.seat, side: p.classList.contains('side'),
+                left: r.left - felt.left, right: felt.right - r.right,
+                top: r.top, bottom: r.bottom, l: r.left, r: r.right};
+      });
+      return {side, plates};
+    }""")
+    plates = found["plates"]
+    assert len(plates) == players
+    for p in plates:  # Anna sits in seat 0, at the bottom
+        x = 0.5 + 0.5 * math.cos(math.radians(90 + 360 * int(p["seat"]) / players))
+        if abs(x - round(x)) < 0.12:  # a seat at or near the side: in the side margin
+            assert p["side"] and min(p["left"], p["right"]) < 8, p
+            assert p["r"] - p["l"] <= found["side"], p
+    for i, a in enumerate(plates):
+        for b in plates[i + 1:]:
+            apart = (a["r"] <= b["l"] or b["r"] <= a["l"]
+                     or a["bottom"] <= b["top"] or b["bottom"] <= a["top"])
+            assert apart, (a, b)
     context.close()
