@@ -106,6 +106,9 @@ def test_a_released_seat_is_played_by_a_bot_until_somebody_takes_it_over(
     assert all(t in first for t in hidden_titles("schafkopf", hand))
     assert table.http.post(f"/api/rooms/{table.room}/kick", json={"seat": 1},
                            headers={"Authorization": f"Bearer {bert}"}).status_code == 403
+    # Bert in a new browser is a watcher, told how to get his seat back
+    watcher = httpx.get(table.url).text
+    assert "You are watching this table." in watcher and "The host can release it" in watcher
     r = table.http.post(f"/api/rooms/{table.room}/kick", json={"seat": 1}, headers=host(table))
     assert r.status_code == 200 and r.json()["stand_ins"] == {"1": "released"}
     # Bert's socket is a spectator's now: a flash, and never his cards again
@@ -113,6 +116,8 @@ def test_a_released_seat_is_played_by_a_bot_until_somebody_takes_it_over(
     assert "released your seat" in (frame_flash(frame) or "")
     hand_html = frame.split('id="hand"', 1)[1].split('id="result"', 1)[0]
     assert not any(t in hand_html for t in hidden_titles("schafkopf", hand))
+    # ...and, with the page still open, it is told a seat is free to take over
+    assert "A seat at this table is free: take it over" in frame
     assert table.http.get(f"/api/rooms/{table.room}/view",
                           headers={"Authorization": f"Bearer {bert}"}).status_code == 403
     # Anna leads; the bot plays the released seat (marked for everybody)
