@@ -305,13 +305,11 @@ def inner_ids(html: str) -> tuple[str, dict[str, str]] | None:
 Split = tuple[str, dict[str, str]] | None  # what inner_ids gives
 
 
-def narrowed(old: str, new: str, old_split: Split | None = None) -> str | None:
+def narrowed(old: str, new: str) -> str | None:
     """What to send instead of ``new`` when only elements with an id inside it
     changed since ``old``: those elements, each swapped by its id. None when more
-    changed (the fragment goes whole). ``old_split``: ``inner_ids(old)`` when the
-    caller kept it (a fragment only one seat sees is not in the shared cache)."""
-    return narrowed_split(old_split if old_split is not None else inner_ids(old),
-                          inner_ids(new))
+    changed (the fragment goes whole)."""
+    return narrowed_split(inner_ids(old), inner_ids(new))
 
 
 def narrowed_split(a: Split, b: Split) -> str | None:
