@@ -257,8 +257,11 @@ VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "l
 OOB_AT = re.compile(r"^<([a-zA-Z][\w-]*)")
 
 
+Split = tuple[str, dict[str, str]] | None  # what inner_ids gives
+
+
 @lru_cache(maxsize=512)  # a fragment shared by the seats is taken apart once
-def inner_ids(html: str) -> tuple[str, dict[str, str]] | None:
+def inner_ids(html: str) -> Split:
     """A fragment with its outermost inner elements that carry an id taken out: the
     rest (with a mark where each was) and id -> element (not to be changed: it is
     kept for the next caller). None if the tags do not nest (then the fragment is
@@ -300,9 +303,6 @@ def inner_ids(html: str) -> tuple[str, dict[str, str]] | None:
         return None
     shell.append(html[cut:])
     return "".join(shell), parts
-
-
-Split = tuple[str, dict[str, str]] | None  # what inner_ids gives
 
 
 def narrowed(old: str, new: str) -> str | None:

@@ -9,6 +9,7 @@ from app.web.presentation import Event, Face, Presentation, seat_name
 NAMES = {"J": N_("Joker"), "L": N_("Lügenbeutel"), "A": N_("Aussetzen")}
 ACTIONS = {"pass": N_("Pass (draw a card)"), "end": N_("End my turn"),
            "accept": N_("No challenge")}
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
 
 
 def face(code: str) -> Face:
@@ -18,6 +19,11 @@ def face(code: str) -> Face:
                     name=name)
     return Face(code, code, "", f"lb-{code.lower()}", _("number {n}").format(n=code),
                 art=f"luegenbeutel.svg#{code}")
+
+
+def ordinal(n: int) -> str:
+    """Which card of a turn, in the page's language: "1st", "2nd", "3rd", "4th"..."""
+    return _(ORDINALS[n]) if n in ORDINALS else _("%(n)sth") % {"n": n}
 
 
 def stacks(hand: list[str]) -> list[tuple[str, int]]:
@@ -77,5 +83,5 @@ PRESENTATION = Presentation(
     action_labels=ACTIONS,
     sentence=sentence,
     score_measure=N_("points"),
-    extras={"stacks": stacks},
+    extras={"stacks": stacks, "ordinal": ordinal},
 )
