@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.types import Receive, Scope, Send
 
 from app.bots.pool import BotPool
 from app.config import get_settings
@@ -35,6 +36,20 @@ Every action names the `version` of the view it was made from; a stale version
 gets **409**, an illegal action **422** with `{"error": "..."}`, a missing token
 **401**, a token of another table **403**.
 """
+
+
+class Stammtisch(FastAPI):
+    """The application. A table socket (``/r/{room}/ws``) goes straight to
+    :func:`app.web.ws.serve`; everything else through FastAPI's routes and the
+    middlewares."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        room_id = ws.socket_room(scope)
+        if room_id is None:
+            await super().__call__(scope, receive, send)
+            return
+        scope["app"] = self
+        await ws.serve(scope, receive, send, room_id)
 
 
 def create_app(database_url: str | None = None) -> FastAPI:
@@ -68,7 +83,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
             db.close()
 
     # /docs is served from static/vendor by app.web.health (no CDN, no inline script)
-    app = FastAPI(title="Stammtisch", version="0.1.0", description=DESCRIPTION,
+    app = Stammtisch(title="Stammtisch", version="0.1.0", description=DESCRIPTION,
                   lifespan=lifespan, docs_url=None, redoc_url=None,
                   swagger_ui_oauth2_redirect_url=None)
     app.state.limits = ClientLimits(
@@ -122,7 +137,6 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.include_router(table_api.router)
     app.include_router(pages.router)
     app.include_router(share.router)
-    app.include_router(ws.router)
     assets.assets()  # every static file read and hashed now, not on the first page
     app.include_router(assets.router)
     app.add_middleware(language.LanguageMiddleware)

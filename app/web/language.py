@@ -52,6 +52,16 @@ def _cookie(headers: dict[str, str]) -> str | None:
     return morsel.value if morsel is not None else None
 
 
+def choose(scope: Scope) -> tuple[str, str | None]:
+    """The language of a request or a socket's handshake, and the one its ``?lang=``
+    asked for (None: it asked for none)."""
+    headers = _headers(scope)
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [None])
+    asked = query[-1] if query[-1] in i18n.LANGUAGES else None
+    return i18n.choose(query=asked, cookie=_cookie(headers),
+                       accept_language=headers.get("accept-language")), asked
+
+
 class LanguageMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -62,11 +72,7 @@ class LanguageMiddleware:
             # static files are the same in every language: no Vary, so caches share them
             await self.app(scope, receive, send)
             return
-        headers = _headers(scope)
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [None])
-        asked = query[-1] if query[-1] in i18n.LANGUAGES else None
-        language = i18n.choose(query=asked, cookie=_cookie(headers),
-                               accept_language=headers.get("accept-language"))
+        language, asked = choose(scope)
         token = i18n.set_language(language)
         try:
             if scope["type"] == "http":

@@ -30,12 +30,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
+from starlette.types import Receive, Scope, Send
 
+from app import i18n
 from app.config import get_settings
 from app.db.retry import DatabaseUnavailable
 from app.i18n import _
@@ -46,13 +49,13 @@ from app.rooms.service import RoomService
 from app.web.chat_view import chat_context, render_chat_line, render_chat_state
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
 from app.web.fragments import Split, inner_ids, narrowed_split, shared
+from app.web.language import choose as choose_language
 from app.web.limits import TooMany, client_key, json_too_deep
 from app.web.messages import error_text
 from app.web.presentation import FormError, presentation
 from app.web.render import env, render_flash, render_frame
 from app.web.share import rematch_changes
 
-router = APIRouter()
 log = logging.getLogger("stammtisch.ws")
 
 # Close codes (4000-4999 are the application's own)
@@ -171,6 +174,9 @@ class Connection:
                             frame = render_flash(_("The table could not be drawn; "
                                                    "reload the page if it stays like this."))
                 await self.ws.send_text(frame + "".join(extras) + "".join(flashes))
+                # nothing of this push stays with the socket while it waits for the
+                # next one (the first frame is the whole table)
+                del frame, extras, flashes
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -194,7 +200,36 @@ def _parse(raw: str, limit: int) -> dict[str, Any]:
     return data
 
 
-@router.websocket("/r/{room_id}/ws")
+SOCKET_PATH = re.compile(r"/r/([^/]+)/ws")
+
+
+def socket_room(scope: Scope) -> str | None:
+    """The room of a table socket's handshake (``/r/{room}/ws``), else None."""
+    if scope["type"] != "websocket":
+        return None
+    found = SOCKET_PATH.fullmatch(scope.get("path", ""))
+    return found[1] if found else None
+
+
+async def serve(scope: Scope, receive: Receive, send: Send, room_id: str) -> None:
+    """The table socket, straight from the application's entry (``app.main``): a
+    socket lives as long as the page is open, and each layer of routing and
+    middleware it passed would stay with it for that long, in memory and on every
+    frame sent (none of them does anything for a socket). What they would give, it
+    does itself: the language of the handshake (:func:`app.web.language.choose`,
+    for the handler and the sender task it starts) and the log of an error."""
+    token = i18n.set_language(choose_language(scope)[0])
+    websocket = WebSocket(scope, receive, send)
+    try:
+        await table_socket(websocket, room_id)
+    except Exception:
+        log.exception("the table socket failed")
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011)
+    finally:
+        i18n.reset_language(token)
+
+
 async def table_socket(websocket: WebSocket, room_id: str) -> None:
     service: RoomService = websocket.app.state.rooms
     if not origin_allowed(websocket):
