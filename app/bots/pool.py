@@ -148,10 +148,11 @@ class BotPool:
             history.note_action(view, action)
         return action
 
-    def observe(self, memory: Hashable, view: dict[str, Any]) -> None:
+    def observe(self, memory: Hashable, view: dict[str, Any], seat: int | None = None) -> None:
         """The seat ``memory`` saw ``view`` (between its own turns: a seat a person
-        plays, which a bot may have to take over)."""
-        self._memory.setdefault(memory, History()).observe(view)
+        plays, which a bot may have to take over). ``seat``: that seat, when ``view``
+        is the spectator's (what is remembered is public)."""
+        self._memory.setdefault(memory, History()).observe(view, seat)
 
     def forget(self, memory: Hashable) -> None:
         self._memory.pop(memory, None)

@@ -244,7 +244,7 @@ class DealRecord:
 
 
 def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, action: str,
-                events: list[dict[str, Any]], snapshot: dict[str, Any],
+                events: list[dict[str, Any]], snapshot: dict[str, Any] | str,
                 deals: list[DealRecord], started: bool = False,
                 start_chips: list[int] | None = None,
                 finished: tuple[list[int], list[int]] | None = None) -> None:

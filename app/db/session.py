@@ -16,6 +16,7 @@ stays that room's, exactly as without grouping.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -52,6 +53,15 @@ class _Outcome:
     value: Any  # the result, or the exception to raise in the caller
 
 
+class JSONText(str):
+    """A JSON column's value given as JSON text already (a match's snapshot, made by
+    ``Match.snapshot_json``): stored as it is instead of being encoded again."""
+
+
+def _json_serializer(value: Any) -> str:
+    return value if isinstance(value, JSONText) else json.dumps(value)
+
+
 def normalize_url(url: str) -> str:
     """Accept the usual ``postgres://`` / ``postgresql://`` forms and pick psycopg 3."""
     if url.startswith("postgres://"):
@@ -67,8 +77,9 @@ def make_engine(url: str) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False,
-                                                  "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+        engine = create_engine(url, json_serializer=_json_serializer,
+                               connect_args={"check_same_thread": False,
+                                             "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -81,7 +92,8 @@ def make_engine(url: str) -> Engine:
 
         return engine
     # a database that does not answer must not hang a request for ever
-    return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 10})
+    return create_engine(url, pool_pre_ping=True, json_serializer=_json_serializer,
+                         connect_args={"connect_timeout": 10})
 
 
 class Database:
@@ -203,4 +215,4 @@ class Database:
         self.engine.dispose()
 
 
-__all__ = ["Database", "Session", "make_engine", "normalize_url"]
+__all__ = ["Database", "JSONText", "Session", "make_engine", "normalize_url"]

@@ -575,6 +575,13 @@ class Match:
             "state": state,
         }
 
+    def snapshot_json(self) -> str:
+        """``json.dumps(snapshot())``, made straight from the state: the JSON text the
+        server stores with every step, without copying the state first."""
+        return json.dumps({"format": SNAPSHOT_FORMAT, "game": self.name,
+                           "rng": _rng_state(self._rng), "state": self._state_attrs()},
+                          separators=(",", ":"))
+
     @classmethod
     def from_snapshot(cls, snap: dict[str, Any]) -> Match:
         match = cls.__new__(cls)

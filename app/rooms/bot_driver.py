@@ -104,9 +104,11 @@ class BotDriver:
         if match.is_over:
             self.forget(room)
             return
+        public: dict[str, Any] | None = None  # what is remembered is public: one view
         for s, player in enumerate(room.seats):
             if player is not None and not player.is_bot:
-                self.pool.observe((room.id, s), match.view(s))
+                public = match.view(None) if public is None else public
+                self.pool.observe((room.id, s), public, seat=s)
 
     def forget(self, room: Room, seat: int | None = None) -> None:
         """Drop what the pool remembers of the deal for ``seat`` (None: every seat):

@@ -17,6 +17,7 @@ from typing import Any
 
 from app.db import Database, repo
 from app.db.retry import DatabaseUnavailable
+from app.db.session import JSONText
 from app.games import GAMES, N_, IllegalAction, Match
 from app.rooms.errors import BadRequest, Illegal, NotFound, Stale, Unavailable
 from app.rooms.pacing import Pacing, pause_left
@@ -128,7 +129,7 @@ class ActionPipeline:
             # grouped with other rooms' steps into one commit; returns after it
             await self.db.write(
                 repo.record_step, match_id=room.id, seq=room.version + 1, seat=seat,
-                action=action, events=logged, snapshot=match.snapshot(), deals=deals,
+                action=action, events=logged, snapshot=JSONText(match.snapshot_json()), deals=deals,
                 started=started, start_chips=start_chips, finished=finished)
         except repo.LedgerMismatch as exc:
             log.error("room %s stopped: %s", room.id, exc)

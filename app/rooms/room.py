@@ -88,6 +88,9 @@ class Room:
     hold: DealHold | None = None
     queued: dict[int, tuple[str, int]] = field(default_factory=dict)
     teams_cache: list[list[int]] | None = None
+    # counts the announcements to the listeners: what the table shows may differ only
+    # between two moments (the web keeps what is the same for every seat per moment)
+    moment: int = 0
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -143,6 +146,7 @@ class Room:
         self._tell()
 
     def _tell(self) -> None:
+        self.moment += 1
         for listener in list(self.listeners):
             listener(self)
 
@@ -170,15 +174,17 @@ class Room:
     def state(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see: ``{"version", "view", "legal",
         "seats", "status"}``, as the API returns it and the table renders it."""
-        if self.match is None:
-            view: dict[str, Any] = {"game": self.game, "phase": "waiting", "seat": seat,
-                                    "players": self.players}
-            legal: list[str] = []
-        else:
-            view = self.match.view(seat)
-            legal = self.match.legal_actions(seat) if seat is not None else []
+        view, legal = self.view_and_legal(seat)
         return {"version": self.version, "view": view, "legal": legal,
                 "seats": self.names(), "status": self.status}
+
+    def view_and_legal(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        """The view of ``seat`` (None: a spectator) and its legal actions."""
+        if self.match is None:
+            return {"game": self.game, "phase": "waiting", "seat": seat,
+                    "players": self.players}, []
+        legal = self.match.legal_actions(seat) if seat is not None else []
+        return self.match.view(seat), legal
 
     def is_present(self, seat: int) -> bool:
         player = self.seats[seat]

@@ -1,29 +1,30 @@
-"""Pushes: each fragment rendered once for the seats that see it alike, and only
-what changed sent.
+"""Pushes: each fragment rendered only when what it shows changed, once for the
+seats that see it alike, and only what changed sent.
 
-When the table changes, every open socket renders its seat's fragments (the blocks
-of ``table/frame.html``). Much of that is the same for every seat: the trick on the
-board, the scores, the notice, the version. :class:`SharedFragments` keeps, per room
-and until the room's next change, each fragment it rendered with the inputs it was
-rendered from; a seat whose inputs are equal gets the same HTML without rendering.
+When the table changes, every open socket needs its seat's fragments (the blocks of
+``table/frame.html``). Most of them are as they were (the seats' hands but two, the
+result, the notice...), and much of the rest is the same for every seat (the trick on
+the board, the ring of plates, the version). A fragment is kept with the inputs it
+was rendered from, and given again, without rendering, to any seat of any later
+moment whose inputs are equal: each socket keeps the last fragments it was given
+(``memo``), and each room keeps those rendered in its current moment
+(:class:`SharedFragments`, cleared when the room announces a change).
 
 What "inputs" means, so that reusing HTML can never show a seat anything it would
 not have rendered itself:
 
-* the names of the context a block and the templates it includes mention (found in
-  their syntax trees; a template whose name cannot be worked out makes the block
-  depend on every name). Names that are the same for every seat of a room at one
-  moment (``SAME_FOR_ALL``: the room, the seat names, the status...) are not
-  compared; every other one is (the seat, the legal actions, the host flag, the
-  turn clock in milliseconds...);
+* the values of the context names a block and the templates it includes mention
+  (found in their syntax trees; a template whose name cannot be worked out makes the
+  block depend on every name). The context holds values only
+  (:func:`app.web.render.table_context`: the room as a copy, :class:`TableFacts`), so
+  equal values mean the templates read the same;
 * the keys of the seat's ``view`` that the render actually read (recorded while it
   ran; a render that went through the whole view depends on all of it). A seat's
   own hand is in its view only, so a block that reads the hand is never the same for
   two seats;
-* the language, and the room's change count (every change, version or not, starts a
-  new count and drops what was kept).
+* the language.
 
-Equal inputs give equal HTML, so the HTML another seat gets from the cache is the
+Templates are pure: equal inputs give equal HTML, so the HTML a seat is given is the
 HTML it would have rendered: it holds nothing more than that seat may see.
 
 :func:`narrowed` makes a changed fragment smaller still: when only elements with an
@@ -35,9 +36,9 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from jinja2 import TemplateNotFound, nodes
@@ -45,6 +46,7 @@ from jinja2.meta import find_undeclared_variables
 
 from app import i18n
 from app.rooms.room import Room
+from app.web.memo import Part, Store, ViewReads, drawing, read_alike
 from app.web.presentation import find, on_change
 from app.web.render import (
     FRAGMENTS,
@@ -56,61 +58,6 @@ from app.web.render import (
     render_fragments,
     table_context,
 )
-
-# context names that are equal for every seat of a room between two of its changes
-SAME_FOR_ALL = frozenset({
-    "room", "status", "game", "info", "P", "names", "teams", "holding", "hold",
-    "waiting_for", "stand_ins", "released", "connected", "version", "oob", "oobattr"})
-MISSING = object()
-
-
-class ViewReads(Mapping[str, Any]):
-    """A seat's view that notes which keys a render read (and whether it read all)."""
-
-    # underscored: a template's ``view.x`` tries attributes before keys
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        self._view = view
-        self._read: dict[str, Any] = {}
-        self._all = False
-
-    def start(self) -> None:
-        """Note afresh: the next block's render begins."""
-        self._read = {}
-        self._all = False
-
-    def __getitem__(self, key: str) -> Any:
-        try:
-            value = self._view[key]
-        except KeyError:
-            self._read[key] = MISSING
-            raise
-        self._read[key] = value
-        return value
-
-    def __iter__(self) -> Iterator[str]:
-        self._all = True
-        return iter(self._view)
-
-    def __len__(self) -> int:
-        self._all = True
-        return len(self._view)
-
-
-@dataclass(frozen=True)
-class Rendered:
-    inputs: tuple[Any, ...]  # the values of the block's seat-dependent names
-    read: dict[str, Any]  # view key -> value read (MISSING: absent)
-    whole_view: Mapping[str, Any] | None  # the view, when the render went through all of it
-    html: str
-
-    def fits(self, inputs: tuple[Any, ...], view: Mapping[str, Any]) -> bool:
-        if inputs != self.inputs:
-            return False
-        if self.whole_view is not None:
-            return view == self.whole_view
-        return all(view.get(k, MISSING) == v if v is not MISSING else k not in view
-                   for k, v in self.read.items())
-
 
 # (game, block) -> the context names the block depends on per seat (None: all of them)
 _names: dict[tuple[str, str], frozenset[str] | None] = {}
@@ -167,9 +114,10 @@ def _mentioned(body: nodes.Template, game: str, path: set[str],
 
 
 def seat_names(game: str, block: str) -> frozenset[str] | None:
-    """The context names a block of the frame depends on that differ between seats
-    (``view`` aside: it is compared by the keys read); None when unknown. Worked out
-    for all blocks of a game at once, the first time it is asked."""
+    """The names a block of the frame and what it includes mention (``view`` aside:
+    it is compared by the keys read; globals of the environment among them), None
+    when unknown. Worked out for all blocks of a game at once, the first time it is
+    asked."""
     key = (game, block)
     if key not in _names:
         source = env.loader.get_source(env, FRAME)[0]  # type: ignore[union-attr]
@@ -179,7 +127,7 @@ def seat_names(game: str, block: str) -> frozenset[str] | None:
             body = nodes.Template(found.body)
             body.set_environment(env)
             mentioned = _mentioned(body, game, {FRAME}, seen)
-            _names[(game, found.name)] = (frozenset(mentioned - SAME_FOR_ALL - {"view"})
+            _names[(game, found.name)] = (frozenset(mentioned - {"view"})
                                           if mentioned is not None else None)
         _names.setdefault(key, None)
     return _names[key]
@@ -194,45 +142,118 @@ def warm() -> None:
         seat_names(game, FRAGMENTS[0])
 
 
+Inputs = Callable[[Mapping[str, Any]], tuple[Any, ...]]
+# (game, block) -> the block's inputs taken from a table context
+_inputs: dict[tuple[str, str], Inputs] = {}
+on_change.append(_inputs.clear)
+
+
+# compared first: the inputs that tell seats and moments apart at once
+FIRST = {name: i for i, name in enumerate(
+    ("seat", "is_host", "at_turn", "my_turn", "version", "status", "holding", "turn_key"))}
+
+
+def inputs_of(game: str, block: str, ctx: Mapping[str, Any]) -> Inputs:
+    """What takes a block's inputs from a table context: the values of the context
+    names it mentions, in a fixed order (every context has the same names)."""
+    key = (game, block)
+    found = _inputs.get(key)
+    if found is None:
+        mentioned = seat_names(game, block)
+        names = sorted((set(ctx) if mentioned is None else mentioned & set(ctx)) - {"view"},
+                       key=lambda n: (FIRST.get(n, len(FIRST)), n))
+        if not names:
+            found = _no_inputs
+        elif len(names) == 1:
+            found = _one_input(names[0])
+        else:
+            found = itemgetter(*names)
+        _inputs[key] = found
+    return found
+
+
+_plans: dict[str, list[tuple[str, str, Inputs]]] = {}
+on_change.append(_plans.clear)
+
+
+def plan(game: str, ctx: Mapping[str, Any]) -> list[tuple[str, str, Inputs]]:
+    """The blocks of a game's table in page order: (block, fragment id, inputs)."""
+    found = _plans.get(game)
+    if found is None:
+        found = _plans[game] = [(b, fragment_id(b), inputs_of(game, b, ctx))
+                                for b in FRAGMENTS]
+    return found
+
+
+def _no_inputs(_ctx: Mapping[str, Any]) -> tuple[Any, ...]:
+    return ()
+
+
+def _one_input(name: str) -> Inputs:
+    def get(ctx: Mapping[str, Any]) -> tuple[Any, ...]:
+        return (ctx[name],)
+    return get
+
+
 class SharedFragments:
-    """One room's fragments of its current state, each kept with its inputs."""
+    """One room's fragments of its current moment, each kept with its inputs, and
+    the parts of fragments its templates keep (``{% memo %}``, :mod:`app.web.memo`)."""
 
     def __init__(self) -> None:
-        self.kept: dict[tuple[str, str], list[Rendered]] = {}
+        self.moment = -1
+        self.kept: dict[tuple[str, str], list[Part]] = {}
+        self.parts = Store()
         self.renders = 0  # blocks rendered (for tests and the benchmark)
         self.reused = 0  # blocks given from what was kept
 
-    def changed(self, _room: Room) -> None:
-        self.kept.clear()
-
-    def render(self, room: Room, seat: int | None, is_host: bool) -> dict[str, str]:
+    def render(self, room: Room, seat: int | None, is_host: bool,
+               memo: dict[str, Part] | None = None) -> dict[str, str]:
+        """Every fragment of this seat's table: id -> HTML. ``memo``: what the caller
+        (a socket) was given last of each block, looked at first and brought up to
+        date."""
         if env.auto_reload:  # development: a template may change, and what it mentions
             return render_fragments(room, seat, is_host)
+        if self.moment != room.moment:
+            self.moment = room.moment
+            self.kept.clear()
+            self.parts.next_moment(room.moment)
         ctx = table_context(room, seat, is_host)
         view = ctx["view"]
-        reads = ViewReads(view)
-        context = frame_context({**ctx, "view": reads})  # one for the seat's blocks
         language = i18n.get_language()
+        reads: ViewReads | None = None
+        context = None  # the blocks' rendering context, made when one must be rendered
         out = {}
-        for block in FRAGMENTS:
-            names = seat_names(room.game, block)
-            inputs = tuple(ctx.get(n, MISSING) for n in sorted(
-                names if names is not None else set(ctx) - SAME_FOR_ALL - {"view"}))
-            kept = self.kept.setdefault((language, block), [])
-            html = next((r.html for r in kept if r.fits(inputs, view)), None)
-            if html is not None:
-                self.reused += 1
-            else:
-                reads.start()
-                self.renders += 1
-                try:
-                    html = render_block(block, context)
-                except Exception:  # something wanted the view as a dict: not kept
-                    html = render_block(block, frame_context(ctx))
+        for block, fid, inputs_from in plan(room.game, ctx):
+            inputs = inputs_from(ctx)
+            got = memo.get(block) if memo is not None else None
+            if (got is None or got.values != inputs or got.language != language
+                    or not read_alike(got, view)):
+                got = next((r for r in self.kept.get((language, block), ())
+                            if r.values == inputs and read_alike(r, view)), None)
+                if got is None:
+                    if reads is None or context is None:
+                        reads = ViewReads(view)
+                        context = frame_context({**ctx, "view": reads})
+                    noted = reads.start()
+                    self.renders += 1
+                    try:
+                        with drawing(self.parts):
+                            html = render_block(block, context)
+                    except Exception:  # something wanted the view as a dict: not kept
+                        out[fid] = render_block(block, frame_context(ctx))
+                        if memo is not None:
+                            memo.pop(block, None)
+                        continue
+                    got = Part(language, inputs, noted.keys, view if noted.all else None,
+                               html)
+                    self.kept.setdefault((language, block), []).append(got)
                 else:
-                    kept.append(Rendered(inputs, reads._read,
-                                         view if reads._all else None, html))
-            out[fragment_id(block)] = html
+                    self.reused += 1
+            else:
+                self.reused += 1
+            if memo is not None:
+                memo[block] = got
+            out[fid] = got.html
         return out
 
 
@@ -240,11 +261,10 @@ _shared: dict[int, SharedFragments] = {}
 
 
 def shared(room: Room) -> SharedFragments:
-    """The room's shared fragments, told of every change of the room."""
+    """The room's shared fragments."""
     found = _shared.get(id(room))
     if found is None:
         found = _shared[id(room)] = SharedFragments()
-        room.listeners.add(found.changed)
         weakref.finalize(room, _shared.pop, id(room), None)
     return found
 
@@ -312,9 +332,24 @@ def narrowed(old: str, new: str) -> str | None:
     return narrowed_split(inner_ids(old), inner_ids(new))
 
 
+# the last narrowings of fragments the seats share (every socket that had the same
+# fragment before asks for the same one): (id(a), id(b)) -> (a, b, result); a and b
+# are kept with it, so their ids stay theirs
+_narrowings: dict[tuple[int, int], tuple[Split, Split, str | None]] = {}
+NARROWINGS_KEPT = 256
+
+
 def narrowed_split(a: Split, b: Split) -> str | None:
     """:func:`narrowed` of two fragments already taken apart by :func:`inner_ids`."""
     if a is None or b is None or a[0] != b[0]:
         return None
-    return "".join(OOB_AT.sub(r'<\1 hx-swap-oob="true"', html, count=1)
-                   for key, html in b[1].items() if a[1][key] != html)
+    pair = (id(a), id(b))
+    kept = _narrowings.get(pair)
+    if kept is not None and kept[0] is a and kept[1] is b:
+        return kept[2]
+    out = "".join(OOB_AT.sub(r'<\1 hx-swap-oob="true"', html, count=1)
+                  for key, html in b[1].items() if a[1][key] != html)
+    if len(_narrowings) >= NARROWINGS_KEPT:
+        _narrowings.clear()
+    _narrowings[pair] = (a, b, out)
+    return out

@@ -117,7 +117,7 @@ async def _room_page(request: Request, service: Service, room_id: str, *,
         return templates.TemplateResponse(request, "closed.html", {}, status_code=404)
     seat = room.seat_of(request.cookies.get(SEAT_COOKIE))
     is_host = room.is_host(request.cookies.get(HOST_COOKIE))
-    ctx = table_context(room, seat, is_host)
+    ctx = table_context(room, seat, is_host, fresh=True)
     ctx.update(chat_context(room, seat, is_host, await service.chat.messages(room)))
     ctx.update(room_url=str(request.url_for("room_page", room_id=room.id)),
                join_error=join_error, join_name=join_name, oob=False)

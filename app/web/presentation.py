@@ -70,6 +70,17 @@ def _no_sentence(event: Event, names: list[str]) -> str | None:
     return None
 
 
+Buttons = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def trick_game_buttons(legal: list[str]) -> Buttons:
+    """The row of action buttons of most games: every legal action but the cards
+    (played from the hand) and the exchange (a form on the hand), the first one drawn
+    as the main choice."""
+    shown = tuple(a for a in legal if not a.startswith(("play:", "exchange:")))
+    return shown, shown[:1]
+
+
 class FormError(ValueError):
     """A game's form could not be turned into an action (the message says why)."""
 
@@ -95,6 +106,9 @@ class Presentation:
     badge: Callable[[str, View], str] = _no_badge
     #: this game's words for its actions (``N_``-marked); others show the action itself
     action_labels: Mapping[str, str] = field(default_factory=dict)
+    #: the seat's legal actions drawn as the row of buttons under the table, and those
+    #: of them drawn as the main choice (``table/actions.html``)
+    buttons: Callable[[list[str]], Buttons] = trick_game_buttons
     #: one public event of this game as a replay sentence; None leaves the event to
     #: the shared sentences (play, trick, deal, deal_end, match_end), "" says nothing
     sentence: Callable[[Event, list[str]], str | None] = _no_sentence

@@ -14,14 +14,19 @@ folder for a game registered at run time). Words go through ``_`` (jinja2.ext.i1
 from __future__ import annotations
 
 import json
+import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from types import BuiltinFunctionType, FunctionType, MethodType
 from typing import Any
 from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
 from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
+from jinja2.ext import Extension
+from jinja2.lexer import Token, TokenStream
 from jinja2.runtime import Context
 from markupsafe import Markup
 
@@ -36,6 +41,7 @@ from app.rooms.turns import RELEASED, awaited, away_due, clock_left, wall_time
 from app.web.assets import static_url
 from app.web.cards import Face, card_badge, face, is_trump, suit_label
 from app.web.charts import score_chart
+from app.web.memo import MemoExtension, ViewReads
 from app.web.presentation import (
     TEMPLATES,
     find,
@@ -97,16 +103,98 @@ class TemplateLoader(BaseLoader):
         return sorted(names)
 
 
-templates = Jinja2Templates(directory=str(TEMPLATES))
-env = templates.env
+# Types whose items a template reads as ``x.name``, mostly the views' dicts: the
+# attribute names an instance has (anything else is an item, as Jinja2 would find it
+# after the attribute lookup failed, which costs an exception at every dot)
+ITEM_TYPES: dict[type, frozenset[str]] = {dict: frozenset(dir(dict))}
+_LRU_WRAPPER = type(lru_cache(maxsize=None)(lambda: None))
+
+
+class TableContext(Context):
+    """Jinja2's rendering context, with a short way to call a plain function (every
+    ``{{ f(x) }}`` goes through :meth:`call`, which otherwise asks the callable for a
+    ``pass_context`` mark three times, each a failed attribute lookup)."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        kind = type(__obj)
+        if kind is FunctionType or kind is _LRU_WRAPPER:
+            plain = "jinja_pass_arg" not in __obj.__dict__
+        elif kind is BuiltinFunctionType:
+            plain = True  # a builtin carries no mark
+        elif kind is MethodType:
+            plain = "jinja_pass_arg" not in getattr(__obj.__func__, "__dict__", ())
+        else:
+            plain = False
+        if not plain:
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(
+                "value was undefined because a callable raised a StopIteration exception")
+
+
+BREAKS = re.compile(r"[ \t\r]*\n[ \t\r\n]*")
+
+
+class OneBreak(Extension):
+    """Each run of spaces and line breaks in a template's own text that holds a line
+    break becomes one line break, when the template is compiled: the browser shows
+    one space for it either way (no template has <pre> or <textarea>), the pushes are
+    smaller, and nothing is left to trim at every render."""
+
+    def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
+        for token in stream:
+            if token.type == "data":
+                token = Token(token.lineno, "data", BREAKS.sub("\n", token.value))
+            yield token
+
+
+class TableEnvironment(Environment):
+    """Jinja2's environment, made cheaper where the table's templates spend their
+    time, with the same results:
+
+    * a template's globals are a plain dict, copied from the environment's when the
+      template is loaded, instead of a ``ChainMap`` over them: every rendering context
+      and every ``{% include %}`` copies a template's globals, and iterating a
+      ``ChainMap`` is many times slower than a dict. All globals are set when this
+      module is imported, before any template is loaded (and a change of the games
+      drops the loaded templates, ``on_change``);
+    * ``x.name`` of a dict (the views are dicts of dicts) looks up the item at once
+      when a dict has no such attribute (:data:`ITEM_TYPES`);
+    * calls of plain functions skip the ``pass_context`` checks (:class:`TableContext`).
+    """
+
+    context_class = TableContext
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        return {**self.globals, **(d or {})}
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        own = ITEM_TYPES.get(type(obj))
+        if own is not None and attribute not in own:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
 loader = TemplateLoader()
-env.loader = loader
+env = TableEnvironment(loader=loader, autoescape=True, extensions=[OneBreak])
+templates = Jinja2Templates(env=env)
 on_change.append(loader.missing.clear)
 # Templates are compiled once and kept; only in development (DEV=true) is every
 # template's file checked for a change on each render.
 env.auto_reload = get_settings().dev
 on_change.append(env.cache.clear if env.cache is not None else lambda: None)
 env.add_extension("jinja2.ext.i18n")
+env.add_extension(MemoExtension)
+# a view whose reads are noted: ``view.x`` is its item at once, as for a dict
+ITEM_TYPES[ViewReads] = frozenset(dir(ViewReads))
 env.install_gettext_callables(  # type: ignore[attr-defined]
     lambda message: i18n.gettext(message),
     lambda singular, plural, n: i18n.ngettext(singular, plural, n),
@@ -181,24 +269,21 @@ def card_face(f: Face) -> Markup:
 on_change.append(card_face.cache_clear)
 
 
-_table_charts: weakref.WeakKeyDictionary[Room, dict[tuple[Any, ...], Markup]] = (
-    weakref.WeakKeyDictionary())
+@lru_cache(maxsize=512)
+def _chart(catalogue: Any, names: tuple[str | None, ...],
+           deals: tuple[tuple[int, tuple[int, ...]], ...], measure: str, table: bool) -> Markup:
+    return score_chart(list(names), deals, measure, chart_id="table-chart", table=table)
 
 
-def table_chart(room: Room, names: list[str | None], measure: str, table: bool) -> Markup:
-    """``{{ table_chart(...) }}``: the table's score chart (:func:`score_chart`). Drawn
-    with every push while the scores change only once a deal, so each room keeps the
-    charts of its current scores (one per language) instead of drawing them again."""
+def table_chart(room: Any, names: list[str | None], measure: str, table: bool) -> Markup:
+    """``{{ table_chart(...) }}``: the table's score chart (:func:`score_chart`) of the
+    room's finished deals. The scores change once a deal while the table is drawn at
+    every push, so each chart is drawn once per language and kept."""
     deals = tuple((no, tuple(scores)) for no, scores in room.deal_scores)
-    key = (i18n.translations(), tuple(names), deals, measure, table)
-    kept = _table_charts.setdefault(room, {})
-    chart = kept.get(key)
-    if chart is None:
-        if len(kept) >= 4:  # older scores, or languages nobody reads any more
-            kept.clear()
-        chart = kept[key] = score_chart(names, deals, measure, chart_id="table-chart",
-                                        table=table)
-    return chart
+    return _chart(i18n.translations(), tuple(names), deals, measure, table)
+
+
+on_change.append(_chart.cache_clear)
 
 
 def _with_prefix(values: list[str], *prefixes: str) -> list[str]:
@@ -232,39 +317,120 @@ env.filters.update(tr=_translate, with_prefix=_with_prefix, without_prefix=_with
 TURN_MARK = "▶ "  # the tab title starts with it while it is your turn
 
 
-def table_context(room: Room, seat: int | None, is_host: bool) -> dict[str, Any]:
-    state = room.state(seat)
-    view = state["view"]
-    legal = state["legal"]
+@dataclass(frozen=True, slots=True)
+class SeatFacts:
+    """What the table shows of a seat's player (a copy: seats change in place)."""
+
+    name: str
+    is_bot: bool
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """The room as the table's templates see it (``room`` in their context): copies
+    of what they read, so that the context of one moment compares equal to another's
+    exactly when the templates would read the same (:mod:`app.web.fragments` keeps a
+    fragment for as long as its inputs stay equal)."""
+
+    id: str
+    players: int
+    error: str | None
+    options: dict[str, Any]
+    table: dict[str, Any]
+    seats: tuple[SeatFacts | None, ...]
+    free_seats: tuple[int, ...]
+    present: frozenset[int]  # seats a person has a page or socket open at
+    next_id: str | None
+    deal_scores: tuple[tuple[int, tuple[int, ...]], ...]
+
+    @classmethod
+    def of(cls, room: Room) -> TableFacts:
+        return cls(
+            id=room.id, players=room.players, error=room.error, options=dict(room.options),
+            table=dict(room.table),
+            seats=tuple(SeatFacts(p.name, p.is_bot, p.level) if p is not None else None
+                        for p in room.seats),
+            free_seats=tuple(room.free_seats), present=frozenset(room.present),
+            next_id=room.next_id,
+            deal_scores=tuple((no, tuple(scores)) for no, scores in room.deal_scores))
+
+    def is_present(self, seat: int) -> bool:
+        """As :meth:`app.rooms.room.Room.is_present`."""
+        player = self.seats[seat]
+        return bool(player and (player.is_bot or seat in self.present))
+
+
+# The part of a table's context that is the same for every seat is worked out once
+# per moment of the room (between two of its announcements, ``Room.moment``). The
+# times left on its clocks are read then too; a moment that lasts is read again after
+# this long, so a late page never shows an old countdown.
+ROOM_CONTEXT_TTL = 0.25
+_room_contexts: weakref.WeakKeyDictionary[Room, tuple[int, float, dict[str, Any]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def room_context(room: Room, fresh: bool = False) -> dict[str, Any]:
+    """Everything of the table's context that does not depend on the seat: values
+    only (copies, never the room's own lists, sets or records). Kept for the
+    pushes of one moment; ``fresh``: read now (a page load)."""
+    kept = _room_contexts.get(room)
+    now = room.clock.now()
+    if (not fresh and kept is not None and kept[0] == room.moment
+            and now - kept[1] < ROOM_CONTEXT_TTL):
+        return kept[2]
     holding = room.hold is not None
-    playable = {a[5:]: a for a in legal if a.startswith("play:")}
     info = GAMES[room.game]
-    match = room.match
-    my_turn = (seat is not None and room.status == "playing" and not holding
-               and match is not None and bool(legal) and match.must_act(seat)
-               and seat not in room.stand_ins)
     clock = clock_left(room)
-    clock_seats = ([s for s in awaited(room) if s not in room.stand_ins]
-                   if clock is not None and not holding else [])
-    queued = room.queued.get(seat) if seat is not None else None
-    title = f"{info.title} · Stammtisch"
-    return {
-        "room": room, "seat": seat, "is_host": is_host, "view": view, "legal": legal,
-        "playable": playable, "version": state["version"], "names": room.names(),
-        "info": info, "P": presentation(room.game),
-        "status": room.status, "game": room.game, "window_ms": int(room.window_left() * 1000),
-        **rematch_context(room, is_host),
-        "teams": room.teams(),
-        "holding": holding, "hold": room.hold, "waiting_for": waiting_for(room),
-        "pause_ms": int(pause_left(room) * 1000), "stand_ins": room.stand_ins,
+    # tuples, so that the parts of templates that mention them are found by hashing
+    teams = tuple(tuple(t) for t in room.teams())
+    ctx = {
+        "room": TableFacts.of(room), "names": tuple(room.names()), "info": info,
+        "P": presentation(room.game), "status": room.status, "game": room.game,
+        "version": room.version, "window_ms": int(room.window_left() * 1000),
+        "teams": teams, "team_of": {s: i for i, team in enumerate(teams) for s in team},
+        "holding": holding,
+        "hold": replace(room.hold, ready=set(room.hold.ready)) if room.hold else None,
+        "waiting_for": waiting_for(room), "pause_ms": int(pause_left(room) * 1000),
+        "stand_ins": dict(room.stand_ins),
         "released": sorted(s for s, why in room.stand_ins.items() if why == RELEASED),
         "clock_ms": int(clock * 1000) if clock is not None else None,
         "clock_at": int(wall_time(room, room.turn_deadline) * 1000)
         if clock is not None and room.turn_deadline is not None else None,
-        "clock_seats": clock_seats, "queued": queued[0] if queued else None,
-        "my_turn": my_turn, "title": (TURN_MARK + title) if my_turn else title,
+        "clock_seats": ([s for s in awaited(room) if s not in room.stand_ins]
+                        if clock is not None and not holding else []),
         "connected": {s for s in range(room.players) if is_connected(room, s)},
         "away_ms": {} if holding else away_left_ms(room),
+    }
+    _room_contexts[room] = (room.moment, now, ctx)
+    return ctx
+
+
+def table_context(room: Room, seat: int | None, is_host: bool,
+                  fresh: bool = False) -> dict[str, Any]:
+    """What a seat's table is drawn from: the room's part (:func:`room_context`) and
+    the seat's own (its view, its legal actions, whether it is its turn...)."""
+    shared = room_context(room, fresh)
+    view, legal = room.view_and_legal(seat)
+    holding = shared["holding"]
+    match = room.match
+    my_turn = (seat is not None and shared["status"] == "playing" and not holding
+               and match is not None and bool(legal) and match.must_act(seat)
+               and seat not in room.stand_ins)
+    queued = room.queued.get(seat) if seat is not None else None
+    title = f"{shared['info'].title} · Stammtisch"
+    return {
+        **shared, "seat": seat, "is_host": is_host, "view": view, "legal": legal,
+        "buttons": shared["P"].buttons(legal),
+        "playable": {a[5:]: a for a in legal if a.startswith("play:")},
+        **rematch_context(room, is_host),
+        # the seat's turn in the view, and what the turn signal keys a new turn by
+        "at_turn": seat is not None and view.get("turn") == seat,
+        "turn_key": shared["version"] if my_turn else "",
+        "watching": seat is None,
+        "stood_in": room.stand_ins.get(seat) if seat is not None else None,
+        "queued": queued[0] if queued else None,
+        "my_turn": my_turn, "title": (TURN_MARK + title) if my_turn else title,
         "viewer_free": seat is None and room.match is None and bool(room.free_seats),
     }
 
@@ -301,13 +467,6 @@ def fragment_id(block: str) -> str:
     return block.replace("_", "-")
 
 
-def one_break(html: str) -> str:
-    """Each run of spaces and line breaks that holds a line break, as one line break:
-    the browser shows one space for it either way (no fragment has <pre> or
-    <textarea>), and a push is smaller."""
-    return "\n".join(line for line in (x.strip(" \t\r") for x in html.split("\n")) if line)
-
-
 def frame_context(ctx: dict[str, Any]) -> Context:
     """The context the frame's blocks render in, one per seat and push."""
     return env.get_template(FRAME).new_context({**ctx, "oob": True, "oobattr": OOB})
@@ -315,16 +474,16 @@ def frame_context(ctx: dict[str, Any]) -> Context:
 
 def render_block(block: str, context: Context) -> str:
     """One fragment of the frame as a push sends it, with ``hx-swap-oob``."""
-    html = "".join(env.get_template(FRAME).blocks[block](context))
-    return one_break(html)
+    return "".join(env.get_template(FRAME).blocks[block](context)).strip()
 
 
 def render_fragments(room: Room, seat: int | None, is_host: bool) -> dict[str, str]:
     """Every fragment of this seat's table: id -> HTML."""
-    context = frame_context(table_context(room, seat, is_host))
+    context = frame_context(table_context(room, seat, is_host, fresh=True))
     return {fragment_id(b): render_block(b, context) for b in FRAGMENTS}
 
 
 def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
     """The whole table of a seat in one piece, every fragment with ``hx-swap-oob``."""
-    return env.get_template(FRAME).render(table_context(room, seat, is_host), oob=True)
+    return env.get_template(FRAME).render(table_context(room, seat, is_host, fresh=True),
+                                          oob=True)

@@ -51,6 +51,7 @@ from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
 from app.web.fragments import Split, inner_ids, narrowed_split, shared
 from app.web.language import choose as choose_language
 from app.web.limits import TooMany, client_key, json_too_deep
+from app.web.memo import Part
 from app.web.messages import error_text
 from app.web.presentation import FormError, presentation
 from app.web.render import env, render_flash, render_frame
@@ -92,6 +93,7 @@ class Connection:
         self.outbox: list[str] = []  # fragments to send as they are (chat lines)
         self.sent: dict[str, str] = {}  # fragment id -> the HTML this socket got last
         self.split: dict[str, tuple[str, Split]] = {}  # fragment id -> HTML, inner_ids
+        self.memo: dict[str, Part] = {}  # block -> what this socket was given last
         self.closed = False
         self.writer = secrets.token_hex(8)  # tells spectators apart for the chat's limit
 
@@ -168,7 +170,7 @@ class Connection:
                             frame = (render_frame(self.room, self.seat, self.is_host)
                                      if FULL_FRAMES else self.changes(shared(
                                          self.room).render(self.room, self.seat,
-                                                           self.is_host)))
+                                                           self.is_host, self.memo)))
                         except Exception:  # keep the socket alive; the next state may draw
                             log.exception("drawing the table failed game=%s", self.room.game)
                             frame = render_flash(_("The table could not be drawn; "

@@ -14,6 +14,16 @@
     var elt = e.target;
     if (elt && elt.classList) { elt.classList.add("sent"); }
   });
+  // An action names the version of the table it was made from: the one the page
+  // shows (#version comes with every push), so the buttons themselves need not
+  // carry it and stay the same HTML from one push to the next.
+  document.addEventListener("htmx:wsConfigSend", function (e) {
+    var p = e.detail && e.detail.parameters;
+    var v = document.getElementById("version");
+    if (p && p.action !== undefined && p.version === undefined && v) {
+      p.version = parseInt(v.dataset.version, 10);
+    }
+  });
 })();
 
 // The plates round the table and the trick's cards are placed in CSS from their
@@ -333,11 +343,12 @@ document.addEventListener("click", function (e) {
 (function () {
   var pending = null;  // {action, left, version}
 
-  function versionOf(el) {
-    try { return JSON.parse(el.getAttribute("hx-vals")).version; } catch (e) { return null; }
+  function shown() {  // the version of the table the page shows
+    var v = document.getElementById("version");
+    return v ? v.dataset.version : null;
   }
   function send(el) {
-    pending.version = versionOf(el);
+    pending.version = shown();
     el.dataset.go = "1";
     el.click();
     delete el.dataset.go;
@@ -399,7 +410,7 @@ document.addEventListener("click", function (e) {
     }
     var stack = document.querySelector('#hand [data-action="' + CSS.escape(pending.action) + '"]');
     if (!stack) { pending = null; return; }
-    var v = versionOf(stack);
+    var v = shown();
     if (v === null || v === pending.version) { return; }  // not the table after our lay yet
     pending.left -= 1;
     send(stack);

@@ -13,7 +13,8 @@ from app import i18n
 from app.games import new_match
 from app.rooms.clock import ManualClock
 from app.rooms.room import Room, Seat
-from app.web.fragments import SharedFragments, ViewReads, narrowed, seat_names, shared
+from app.web.fragments import SharedFragments, narrowed, seat_names, shared
+from app.web.memo import ViewReads
 from app.web.render import FRAGMENTS, env, fragment_id, render_fragments
 from tests.conftest import Server
 from tests.web.apiclient import Table
@@ -170,25 +171,63 @@ def test_the_ring_of_plates_is_the_same_for_every_seated_player() -> None:
                          ids=[f"{g}-{n}-{'-'.join(o) or 'plain'}" for g, n, o in VARIANTS])
 def test_shared_rendering_gives_each_seat_exactly_its_own_table(
         game: str, players: int, options: dict[str, Any]) -> None:
-    """Whatever the game and the state, the fragments a seat gets from the shared
-    rendering are the ones it renders for itself, in both languages."""
+    """Whatever the game and the state, the fragments a seat gets (kept from an
+    earlier push of its own, or from another seat's of this moment) are the ones it
+    renders for itself afresh, in both languages, the host's and a spectator's too."""
     room = _room(game, players, options, seed=players + 1)
+    for s in range(players):
+        room.arrive(s)
     cache = SharedFragments()
     rng = random.Random(players)
     match = room.match
     assert match is not None
+    memos: dict[tuple[int | None, str], dict[str, Any]] = {}
     for step in range(60):
-        cache.changed(room)
         room.version = step
-        with i18n.language("de" if step % 3 == 0 else "en"):
-            for seat in [*range(players), None]:
-                got = cache.render(room, seat, seat == 0)
-                assert got == render_fragments(room, seat, seat == 0), (step, seat)
+        room.tell()
+        for language in ("en", "de") if step % 3 == 0 else ("en",):
+            with i18n.language(language):
+                for seat in [*range(players), None]:
+                    memo = memos.setdefault((seat, language), {})
+                    got = cache.render(room, seat, seat == 0, memo)
+                    assert got == render_fragments(room, seat, seat == 0), (step, seat)
         if match.is_over:
             break
         seat = rng.choice(sorted(match.to_act()))
         match.apply(seat, rng.choice(match.legal_actions(seat)))
-    assert cache.reused > 0
+    # most fragments come from what was kept: of one seat's earlier push, or another's
+    assert cache.reused > cache.renders, (cache.reused, cache.renders)
+
+
+def test_a_fragment_is_rendered_again_only_when_what_it_shows_changed() -> None:
+    """After a card is played, a seat whose cards did not change keeps its hand (the
+    very HTML it was given), and the fragments every seat sees alike are rendered
+    once; the result, the notice and the host's tools are not rendered at all."""
+    room = _room("schafkopf", 4, {}, seed=6)
+    for s in range(4):
+        room.arrive(s)
+    match = room.match
+    assert match is not None
+    cache = SharedFragments()
+    memos: dict[int, dict[str, Any]] = {s: {} for s in range(4)}
+    first = {s: cache.render(room, s, False, memos[s]) for s in range(4)}
+    seat = sorted(match.to_act())[0]
+    match.apply(seat, match.legal_actions(seat)[0])
+    room.changed()
+    before = cache.renders
+    after = {s: cache.render(room, s, False, memos[s]) for s in range(4)}
+    nxt = sorted(match.to_act())[0]
+    for s in range(4):
+        if s not in (seat, nxt):
+            assert after[s]["hand"] is first[s]["hand"]
+        assert after[s]["result"] is first[s]["result"]
+        assert after[s]["notice"] is first[s]["notice"]
+        assert after[s] == render_fragments(room, s, False)
+    assert after[seat]["hand"] != first[seat]["hand"]
+    rendered = cache.renders - before
+    # the board, the ring, the version once; two hands; the status, the turn signal
+    # and the buttons for the one to play and the others
+    assert rendered <= 3 + 2 + 3 * 2, rendered
 
 
 def test_a_fragment_that_changed_inside_sends_only_those_elements() -> None:
@@ -232,8 +271,8 @@ def test_a_fragment_that_changed_inside_sends_only_those_elements() -> None:
 def test_the_view_records_what_a_render_reads() -> None:
     reads = ViewReads({"trump": "H", "hand": ["HA"]})
     assert reads.get("trump") == "H" and reads.get("nope") is None and "hand" in reads
-    assert set(reads._read) == {"trump", "nope", "hand"} and not reads._all
-    assert sorted(reads) == ["hand", "trump"] and reads._all
+    assert set(reads._reads.keys) == {"trump", "nope", "hand"} and not reads._reads.all
+    assert sorted(reads) == ["hand", "trump"] and reads._reads.all
 
 
 def test_in_development_nothing_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -250,7 +289,8 @@ def test_templates_are_compiled_once_outside_development() -> None:
     assert env.auto_reload is False
     assert [fragment_id(b) for b in FRAGMENTS] == TABLE_IDS
     assert "seat" in (seat_names("schafkopf", "hand") or ())
-    assert seat_names("schafkopf", "version") == frozenset()
+    assert {"version", "status"} <= (seat_names("schafkopf", "version") or set())
+    assert "seat" not in (seat_names("schafkopf", "status") or {"seat"})
 
 
 def test_the_server_works_out_every_games_fragments_before_the_first_push() -> None:
@@ -303,3 +343,28 @@ def test_drawing_a_push_leaves_no_reference_cycles(
         gc.garbage.clear()
         gc.enable()
     assert left == [], sorted(set(left))
+
+
+def test_the_table_templates_read_of_the_room_only_what_its_copy_holds() -> None:
+    """The table's templates see the room as :class:`TableFacts`, a copy compared by
+    value; a ``room.x`` it lacks would be drawn empty (and not noticed by the
+    comparison), so every one they use is one of its fields."""
+    import dataclasses
+    from pathlib import Path
+
+    from jinja2 import nodes
+
+    from app.web.render import TableFacts
+
+    known = {f.name for f in dataclasses.fields(TableFacts)} | {"is_present"}
+    root = Path(__file__).resolve().parents[2] / "templates"
+    used: dict[str, set[str]] = {}
+    for path in [*(root / "table").glob("*.html"), *(root / "games").glob("*/*.html")]:
+        if path.name.startswith("chat") or path.name == "history.html":
+            continue  # drawn from the room itself (the chat, the match history)
+        tree = env.parse(path.read_text())
+        for node in tree.find_all(nodes.Getattr):
+            if isinstance(node.node, nodes.Name) and node.node.name == "room":
+                used.setdefault(node.attr, set()).add(path.name)
+    assert used, "the templates read the room"
+    assert set(used) <= known, {k: v for k, v in used.items() if k not in known}

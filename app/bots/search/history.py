@@ -48,11 +48,14 @@ class History:
         self.tricks: dict[int, list[Play]] = {}
         self.laid: list[str] = []  # Lügenbeutel: own cards of the turn in progress
 
-    def _deal_key(self, view: dict[str, Any]) -> Any:
-        return (view.get("game"), view.get("seat"), view.get("deal_no", view.get("round")))
+    def _deal_key(self, view: dict[str, Any], seat: int | None = None) -> Any:
+        return (view.get("game"), view.get("seat") if seat is None else seat,
+                view.get("deal_no", view.get("round")))
 
-    def observe(self, view: dict[str, Any]) -> None:
-        key = self._deal_key(view)
+    def observe(self, view: dict[str, Any], seat: int | None = None) -> None:
+        """Remember what ``view`` shows; ``seat``: whose memory this is, when the view
+        is the spectator's (everything remembered is public)."""
+        key = self._deal_key(view, seat)
         if key != self.key:
             self.key = key
             self.tricks = {}

@@ -76,8 +76,16 @@ def sentence(event: Event, names: list[str]) -> str | None:
     return None
 
 
+def buttons(legal: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Ending the turn, passing and letting a claim stand are buttons; laying and
+    skipping are done on the hand, calling the liar on the stack."""
+    shown = tuple(a for a in legal if a in ("end", "pass", "accept"))
+    return shown, tuple(a for a in shown if a in ("end", "accept"))
+
+
 PRESENTATION = Presentation(
     game="luegenbeutel",
+    buttons=buttons,
     face=face,
     deck=frozenset(COPIES),
     action_labels=ACTIONS,
