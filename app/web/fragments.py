@@ -46,7 +46,19 @@ from jinja2.meta import find_undeclared_variables
 
 from app import i18n
 from app.rooms.room import Room
-from app.web.memo import Part, Store, ViewReads, drawing, read_alike
+from app.web.memo import (
+    CLOSE,
+    ID,
+    OPEN,
+    TAG,
+    VOID,
+    Part,
+    Split,
+    Store,
+    ViewReads,
+    drawing,
+    read_alike,
+)
 from app.web.presentation import find, on_change
 from app.web.render import (
     FRAGMENTS,
@@ -202,21 +214,26 @@ class SharedFragments:
     def __init__(self) -> None:
         self.moment = -1
         self.kept: dict[tuple[str, str], list[Part]] = {}
-        self.parts = Store()
+        self.store = Store()
         self.renders = 0  # blocks rendered (for tests and the benchmark)
         self.reused = 0  # blocks given from what was kept
 
     def render(self, room: Room, seat: int | None, is_host: bool,
                memo: dict[str, Part] | None = None) -> dict[str, str]:
-        """Every fragment of this seat's table: id -> HTML. ``memo``: what the caller
-        (a socket) was given last of each block, looked at first and brought up to
-        date."""
+        """Every fragment of this seat's table: id -> HTML (see :meth:`parts`)."""
+        return {fid: part.html for fid, part in self.parts(room, seat, is_host, memo).items()}
+
+    def parts(self, room: Room, seat: int | None, is_host: bool,
+              memo: Mapping[str, Part] | None = None) -> dict[str, Part]:
+        """Every fragment of this seat's table: id -> the drawn fragment. ``memo``:
+        what the caller (a socket) was given last, by id, looked at first."""
         if env.auto_reload:  # development: a template may change, and what it mentions
-            return render_fragments(room, seat, is_host)
+            return {fid: Part(i18n.get_language(), (), {}, None, html)
+                    for fid, html in render_fragments(room, seat, is_host).items()}
         if self.moment != room.moment:
             self.moment = room.moment
             self.kept.clear()
-            self.parts.next_moment(room.moment)
+            self.store.next_moment(room.moment)
         ctx = table_context(room, seat, is_host)
         view = ctx["view"]
         language = i18n.get_language()
@@ -225,7 +242,7 @@ class SharedFragments:
         out = {}
         for block, fid, inputs_from in plan(room.game, ctx):
             inputs = inputs_from(ctx)
-            got = memo.get(block) if memo is not None else None
+            got = memo.get(fid) if memo is not None else None
             if (got is None or got.values != inputs or got.language != language
                     or not read_alike(got, view)):
                 got = next((r for r in self.kept.get((language, block), ())
@@ -237,23 +254,23 @@ class SharedFragments:
                     noted = reads.start()
                     self.renders += 1
                     try:
-                        with drawing(self.parts):
+                        with drawing(self.store):
                             html = render_block(block, context)
                     except Exception:  # something wanted the view as a dict: not kept
-                        out[fid] = render_block(block, frame_context(ctx))
-                        if memo is not None:
-                            memo.pop(block, None)
+                        out[fid] = Part(language, inputs, {}, None,
+                                        render_block(block, frame_context(ctx)))
                         continue
+                    split: Split = (html, {})
+                    if OPEN in html:
+                        html, split = marked_split(html)
                     got = Part(language, inputs, noted.keys, view if noted.all else None,
-                               html)
+                               html, split)
                     self.kept.setdefault((language, block), []).append(got)
                 else:
                     self.reused += 1
             else:
                 self.reused += 1
-            if memo is not None:
-                memo[block] = got
-            out[fid] = got.html
+            out[fid] = got
         return out
 
 
@@ -269,15 +286,9 @@ def shared(room: Room) -> SharedFragments:
     return found
 
 
-# a start or end tag (quoted attribute values may hold anything but their quote)
-TAG = re.compile(r"""<(/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(/?)>""")
-ID = re.compile(r"""\sid=(?:"([^"]+)"|'([^']+)')""")
-VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
-                  "meta", "source", "track", "wbr"})
 OOB_AT = re.compile(r"^<([a-zA-Z][\w-]*)")
 
 
-Split = tuple[str, dict[str, str]] | None  # what inner_ids gives
 
 
 @lru_cache(maxsize=512)  # a fragment shared by the seats is taken apart once
@@ -323,6 +334,31 @@ def inner_ids(html: str) -> Split:
         return None
     shell.append(html[cut:])
     return "".join(shell), parts
+
+
+def split_of(part: Part) -> Split:
+    """A drawn fragment taken apart (:func:`inner_ids` when it was not at drawing)."""
+    return part.split if part.split is not None else inner_ids(part.html)
+
+
+def marked_split(html: str) -> tuple[str, Split]:
+    """A fragment drawn with marked parts (:func:`app.web.memo.marked`): the HTML
+    without the marks, and the fragment taken apart at them, as :func:`inner_ids`
+    gives it (None if two parts have the same id: then it is only sent whole)."""
+    pieces = html.split(OPEN)
+    clean = [pieces[0]]
+    shell = [pieces[0]]
+    parts: dict[str, str] = {}
+    for piece in pieces[1:]:
+        element, rest = piece.split(CLOSE, 1)
+        found = ID.search(element, 0, element.find(">"))
+        key = (found[1] or found[2]) if found else ""
+        if not key or key in parts:
+            return html.replace(OPEN, "").replace(CLOSE, ""), None
+        parts[key] = element
+        clean += [element, rest]
+        shell += [f"\0{key}\0", rest]
+    return "".join(clean), ("".join(shell), parts)
 
 
 def narrowed(old: str, new: str) -> str | None:

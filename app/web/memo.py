@@ -29,6 +29,7 @@ render) a part is simply drawn.
 from __future__ import annotations
 
 import contextvars
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -44,6 +45,42 @@ from markupsafe import Markup
 from app import i18n
 
 MISSING = object()
+
+# a start or end tag (quoted attribute values may hold anything but their quote)
+TAG = re.compile(r"""<(/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(/?)>""")
+ID = re.compile(r"""\sid=(?:"([^"]+)"|'([^']+)')""")
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+                  "meta", "source", "track", "wbr"})
+# A part that is one element with an id (a plate, the trick) is marked in the
+# fragment it is drawn into, between these two characters (which HTML text never
+# holds: they are control characters); the fragment is taken apart at the marks,
+# so that a push can send such an element alone (app.web.fragments.marked_split)
+# without parsing the fragment, and the marks are removed before anything is sent.
+OPEN, CLOSE = "\x02", "\x03"
+
+
+def element_id(html: str) -> str | None:
+    """The id of ``html`` when it is exactly one element that carries an id on its
+    outermost tag (tags nesting properly), else None."""
+    first = TAG.match(html)
+    if first is None or first[1]:
+        return None
+    found = ID.search(first[3])
+    if found is None:
+        return None
+    depth = 0
+    for m in TAG.finditer(html):
+        if m[1]:
+            depth -= 1
+            if depth < 0:
+                return None
+            if depth == 0 and m.end() != len(html):
+                return None  # the first element ended before the part did
+        elif not (m[4] or m[2].lower() in VOID):
+            depth += 1
+        elif depth == 0 and m.end() != len(html):
+            return None
+    return (found[1] or found[2]) if depth == 0 else None
 
 
 class Reads:
@@ -90,6 +127,9 @@ class ViewReads(Mapping[str, Any]):
         return len(self._view)
 
 
+Split = tuple[str, dict[str, str]] | None  # a fragment taken apart: see fragments.inner_ids
+
+
 @dataclass(frozen=True, slots=True)
 class Part:
     """Drawn HTML kept with what it was drawn from (a fragment, or a part of one)."""
@@ -98,7 +138,8 @@ class Part:
     values: tuple[Any, ...]  # the values of the names it mentions
     read: dict[str, Any]  # what it read of the view
     whole: Mapping[str, Any] | None  # the view, when it was read whole
-    html: str
+    html: str  # a part: with the marks of the elements in it; a fragment: without
+    split: Split = None  # a fragment: taken apart at the marks (None: not known)
 
     def fits(self, language: str, values: tuple[Any, ...], view: Mapping[str, Any]) -> bool:
         return (values == self.values and language == self.language
@@ -197,6 +238,19 @@ def drawing(store: Store) -> Iterator[None]:
         _current.reset(token)
 
 
+def marked(html: str) -> str:
+    """A part as it goes into its fragment: when it is one element with an id, that
+    element between the marks (the marks of elements inside it removed: only the
+    outermost is sent alone)."""
+    if OPEN in html:
+        html = html.replace(OPEN, "").replace(CLOSE, "")
+    body = html.strip()
+    if not body or element_id(body) is None:
+        return html
+    start = html.index(body)
+    return f"{html[:start]}{OPEN}{body}{CLOSE}{html[start + len(body):]}"
+
+
 class MemoExtension(Extension):
     tags = {"memo"}
 
@@ -238,14 +292,14 @@ class MemoExtension(Extension):
             outer = view._reads
             inner = view._reads = Reads()
             try:
-                html = Markup(caller())
+                html = marked(caller())
             finally:
                 view._reads = outer
             outer.keys.update(inner.keys)
             outer.all = outer.all or inner.all
             part = Part(language, values, inner.keys, seen if inner.all else None, html)
         else:
-            part = Part(language, values, {}, None, Markup(caller()))
+            part = Part(language, values, {}, None, marked(caller()))
         store.drawn += 1
         store.keep(where, part)
         return Markup(part.html)

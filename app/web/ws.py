@@ -48,7 +48,7 @@ from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web.chat_view import chat_context, render_chat_line, render_chat_state
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
-from app.web.fragments import Split, inner_ids, narrowed_split, shared
+from app.web.fragments import narrowed_split, shared, split_of
 from app.web.language import choose as choose_language
 from app.web.limits import TooMany, client_key, json_too_deep
 from app.web.memo import Part
@@ -91,9 +91,7 @@ class Connection:
         self.stale = True  # the table must be drawn again
         self.flashes: list[str] = []
         self.outbox: list[str] = []  # fragments to send as they are (chat lines)
-        self.sent: dict[str, str] = {}  # fragment id -> the HTML this socket got last
-        self.split: dict[str, tuple[str, Split]] = {}  # fragment id -> HTML, inner_ids
-        self.memo: dict[str, Part] = {}  # block -> what this socket was given last
+        self.sent: dict[str, Part] = {}  # fragment id -> what this socket got last
         self.closed = False
         self.writer = secrets.token_hex(8)  # tells spectators apart for the chat's limit
 
@@ -130,21 +128,18 @@ class Connection:
             return
         self.dirty.set()
 
-    def changes(self, fragments: dict[str, str]) -> str:
-        """The fragments whose HTML this socket does not have yet (of a fragment that
-        changed only inside elements with an id, those elements), and the version."""
+    def changes(self, parts: dict[str, Part]) -> str:
+        """The fragments this socket does not have yet (of a fragment that changed
+        only inside elements with an id, those elements), and the version; what it
+        has from now on is ``parts``."""
         out = []
-        for key, html in fragments.items():
+        for key, part in parts.items():
             old = self.sent.get(key)
             if key == "version" or old is None:
-                out.append(html)
-            elif old is not html and old != html:
-                kept = self.split.get(key)
-                a = kept[1] if kept is not None and kept[0] is old else inner_ids(old)
-                b = inner_ids(html)  # a fragment seats share is taken apart once
-                self.split[key] = (html, b)  # the next change's "before"
-                out.append(narrowed_split(a, b) or html)
-        self.sent.update(fragments)
+                out.append(part.html)
+            elif old is not part and old.html != part.html:
+                out.append(narrowed_split(split_of(old), split_of(part)) or part.html)
+        self.sent = parts
         return "".join(out)
 
     async def sender(self) -> None:
@@ -169,8 +164,8 @@ class Connection:
                         try:
                             frame = (render_frame(self.room, self.seat, self.is_host)
                                      if FULL_FRAMES else self.changes(shared(
-                                         self.room).render(self.room, self.seat,
-                                                           self.is_host, self.memo)))
+                                         self.room).parts(self.room, self.seat,
+                                                          self.is_host, self.sent)))
                         except Exception:  # keep the socket alive; the next state may draw
                             log.exception("drawing the table failed game=%s", self.room.game)
                             frame = render_flash(_("The table could not be drawn; "

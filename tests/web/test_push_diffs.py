@@ -14,7 +14,7 @@ from app.games import new_match
 from app.rooms.clock import ManualClock
 from app.rooms.room import Room, Seat
 from app.web.fragments import SharedFragments, narrowed, seat_names, shared
-from app.web.memo import ViewReads
+from app.web.memo import Part, ViewReads
 from app.web.render import FRAGMENTS, env, fragment_id, render_fragments
 from tests.conftest import Server
 from tests.web.apiclient import Table
@@ -181,15 +181,16 @@ def test_shared_rendering_gives_each_seat_exactly_its_own_table(
     rng = random.Random(players)
     match = room.match
     assert match is not None
-    memos: dict[tuple[int | None, str], dict[str, Any]] = {}
+    memos: dict[tuple[int | None, str], dict[str, Part]] = {}
     for step in range(60):
         room.version = step
         room.tell()
         for language in ("en", "de") if step % 3 == 0 else ("en",):
             with i18n.language(language):
                 for seat in [*range(players), None]:
-                    memo = memos.setdefault((seat, language), {})
-                    got = cache.render(room, seat, seat == 0, memo)
+                    parts = cache.parts(room, seat, seat == 0, memos.get((seat, language)))
+                    memos[(seat, language)] = parts  # what this seat's socket has now
+                    got = {fid: part.html for fid, part in parts.items()}
                     assert got == render_fragments(room, seat, seat == 0), (step, seat)
         if match.is_over:
             break
@@ -209,20 +210,19 @@ def test_a_fragment_is_rendered_again_only_when_what_it_shows_changed() -> None:
     match = room.match
     assert match is not None
     cache = SharedFragments()
-    memos: dict[int, dict[str, Any]] = {s: {} for s in range(4)}
-    first = {s: cache.render(room, s, False, memos[s]) for s in range(4)}
+    first = {s: cache.parts(room, s, False) for s in range(4)}
     seat = sorted(match.to_act())[0]
     match.apply(seat, match.legal_actions(seat)[0])
     room.changed()
     before = cache.renders
-    after = {s: cache.render(room, s, False, memos[s]) for s in range(4)}
+    after = {s: cache.parts(room, s, False, first[s]) for s in range(4)}
     nxt = sorted(match.to_act())[0]
     for s in range(4):
         if s not in (seat, nxt):
             assert after[s]["hand"] is first[s]["hand"]
         assert after[s]["result"] is first[s]["result"]
         assert after[s]["notice"] is first[s]["notice"]
-        assert after[s] == render_fragments(room, s, False)
+        assert {k: p.html for k, p in after[s].items()} == render_fragments(room, s, False)
     assert after[seat]["hand"] != first[seat]["hand"]
     rendered = cache.renders - before
     # the board, the ring, the version once; two hands; the status, the turn signal
@@ -368,3 +368,41 @@ def test_the_table_templates_read_of_the_room_only_what_its_copy_holds() -> None
                 used.setdefault(node.attr, set()).add(path.name)
     assert used, "the templates read the room"
     assert set(used) <= known, {k: v for k, v in used.items() if k not in known}
+
+
+def test_a_plate_or_the_trick_goes_alone_without_taking_the_fragment_apart() -> None:
+    """The plates and the trick are marked where they are drawn, so a push knows
+    them without parsing: after a card is played, the ring sends the plates whose
+    turn mark moved and the board its trick, each swapped by its id, and the page
+    put together from them is the table drawn afresh."""
+    from app.web.fragments import narrowed_split, split_of
+    from app.web.memo import CLOSE, OPEN, element_id
+
+    room = _room("schafkopf", 4, {}, seed=8)
+    for s in range(4):
+        room.arrive(s)
+    match = room.match
+    assert match is not None
+    cache = SharedFragments()
+    before = cache.parts(room, 1, False)
+    assert before["seats"].split is not None and set(before["seats"].split[1]) == {
+        f"plate-{s}" for s in range(4)}
+    assert set(before["board"].split[1]) == {"trick"}  # type: ignore[index]
+    seat = sorted(match.to_act())[0]
+    match.apply(seat, match.legal_actions(seat)[0])
+    room.changed()
+    after = cache.parts(room, 1, False, before)
+    for fid, plates in (("seats", 2), ("board", 1)):
+        small = narrowed_split(split_of(before[fid]), split_of(after[fid]))
+        assert small is not None and len(small) < len(after[fid].html)
+        assert len(top_level(small)) == plates, top_level(small)
+        page = TableSocket(None)  # type: ignore[arg-type]
+        page.table = {fid: before[fid].html}
+        for inner, part in top_level(small):
+            assert inner is not None and page.swap_inner(inner, part)
+        assert page.table[fid] == after[fid].html == render_fragments(room, 1, False)[fid]
+    for part in after.values():
+        assert OPEN not in part.html and CLOSE not in part.html
+    assert element_id('<div id="a"><p>1</p></div>') == "a"
+    assert element_id('<div id="a">1</div><div>2</div>') is None  # two elements
+    assert element_id('<div>1</div>') is None and element_id('<br id="b">') == "b"
