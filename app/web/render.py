@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 import weakref
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import BuiltinFunctionType, FunctionType, MethodType
@@ -24,11 +24,12 @@ from typing import Any
 from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
-from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
+from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound, nodes
+from jinja2.compiler import CodeGenerator
 from jinja2.ext import Extension
 from jinja2.lexer import Token, TokenStream
 from jinja2.runtime import Context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from app import i18n
 from app.config import get_settings
@@ -153,6 +154,22 @@ class OneBreak(Extension):
             yield token
 
 
+def fast_escape(value: Any) -> Markup:
+    """``escape`` as the compiled templates call it for every ``{{ ... }}``: markup
+    (a translated word, a card face, a kept part) is given back as it is instead of
+    being copied."""
+    return value if type(value) is Markup else escape(value)
+
+
+class TableCodeGenerator(CodeGenerator):
+    """Jinja2's code generator; compiled templates escape with :func:`fast_escape`."""
+
+    def writeline(self, x: str, node: nodes.Node | None = None, extra: int = 0) -> None:
+        super().writeline(x, node, extra)
+        if x.startswith("from jinja2.runtime import "):
+            super().writeline("from app.web.render import fast_escape as escape")
+
+
 class TableEnvironment(Environment):
     """Jinja2's environment, made cheaper where the table's templates spend their
     time, with the same results:
@@ -165,10 +182,12 @@ class TableEnvironment(Environment):
       drops the loaded templates, ``on_change``);
     * ``x.name`` of a dict (the views are dicts of dicts) looks up the item at once
       when a dict has no such attribute (:data:`ITEM_TYPES`);
-    * calls of plain functions skip the ``pass_context`` checks (:class:`TableContext`).
+    * calls of plain functions skip the ``pass_context`` checks (:class:`TableContext`);
+    * markup is not copied when it is escaped (:func:`fast_escape`).
     """
 
     context_class = TableContext
+    code_generator_class = TableCodeGenerator
 
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         return {**self.globals, **(d or {})}
@@ -361,6 +380,53 @@ class TableFacts:
         return bool(player and (player.is_bot or seat in self.present))
 
 
+@dataclass(frozen=True, slots=True)
+class Plate:
+    """What the plate of one seat round the table shows (from the spectator's view:
+    the same for every seat)."""
+
+    seat: int
+    name: str | None
+    player: SeatFacts | None
+    present: bool  # a person has a page or socket open at the seat (or a bot plays it)
+    turn: bool
+    team: int | None
+    winner: bool
+    stand_in: str | None  # why a bot plays for the person (None: nobody does)
+    deals: bool
+    count: int | None  # cards in hand, where the game shows them
+    score: int | None
+    away: int | None  # ms until a bot plays for a seat nobody is at
+    clock: int | None  # ms left on the turn clock, for a seat it runs for
+    deadline: int | None  # when it runs out (ms since the epoch)
+    turn_clock: int  # the table's seconds per move
+
+
+def plates(facts: TableFacts, public: Mapping[str, Any], holding: bool,
+           teams: tuple[tuple[int, ...], ...], stand_ins: Mapping[int, str],
+           away: Mapping[int, int],
+           clock_ms: int | None, clock_at: int | None,
+           clock_seats: list[int]) -> tuple[Plate, ...]:
+    team_of = {s: i for i, team in enumerate(teams) for s in team}
+    winners = public.get("winners") or ()
+    counts = public.get("hand_counts")
+    scores = public.get("scores")
+    return tuple(Plate(
+        seat=s, name=p.name if p else None, player=p, present=facts.is_present(s),
+        turn=not holding and "turn" in public and public["turn"] == s,
+        team=team_of.get(s), winner=s in winners, stand_in=stand_ins.get(s),
+        deals="dealer" in public and public["dealer"] == s,
+        count=counts[s] if counts is not None else None,
+        score=scores[s] if scores is not None else None, away=away.get(s),
+        clock=clock_ms if s in clock_seats else None,
+        deadline=clock_at if s in clock_seats else None,
+        turn_clock=facts.table.get("turn_clock", 0))
+        for s, p in enumerate(facts.seats))
+
+
+MISSING = object()
+
+
 # The part of a table's context that is the same for every seat is worked out once
 # per moment of the room (between two of its announcements, ``Room.moment``). The
 # times left on its clocks are read then too; a moment that lasts is read again after
@@ -373,7 +439,9 @@ _room_contexts: weakref.WeakKeyDictionary[Room, tuple[int, float, dict[str, Any]
 def room_context(room: Room, fresh: bool = False) -> dict[str, Any]:
     """Everything of the table's context that does not depend on the seat: values
     only (copies, never the room's own lists, sets or records). Kept for the
-    pushes of one moment; ``fresh``: read now (a page load)."""
+    pushes of one moment; ``fresh``: read now (a page load). A value equal to the
+    last moment's is that very object, so that comparing the inputs of a kept
+    fragment with this moment's finds them equal at once."""
     kept = _room_contexts.get(room)
     now = room.clock.now()
     if (not fresh and kept is not None and kept[0] == room.moment
@@ -382,26 +450,38 @@ def room_context(room: Room, fresh: bool = False) -> dict[str, Any]:
     holding = room.hold is not None
     info = GAMES[room.game]
     clock = clock_left(room)
+    public = room.view_and_legal(None)[0]  # what every seat sees
     # tuples, so that the parts of templates that mention them are found by hashing
-    teams = tuple(tuple(t) for t in room.teams())
+    teams = tuple(tuple(t) for t in (public.get("teams") or [] if room.match is not None
+                                     else room.teams()))
+    facts = TableFacts.of(room)
+    away = {} if holding else away_left_ms(room)
+    clock_ms = int(clock * 1000) if clock is not None else None
+    clock_at = (int(wall_time(room, room.turn_deadline) * 1000)
+                if clock is not None and room.turn_deadline is not None else None)
+    clock_seats = ([s for s in awaited(room) if s not in room.stand_ins]
+                   if clock is not None and not holding else [])
     ctx = {
-        "room": TableFacts.of(room), "names": tuple(room.names()), "info": info,
+        "room": facts, "names": tuple(room.names()), "info": info,
         "P": presentation(room.game), "status": room.status, "game": room.game,
         "version": room.version, "window_ms": int(room.window_left() * 1000),
-        "teams": teams, "team_of": {s: i for i, team in enumerate(teams) for s in team},
-        "holding": holding,
+        "teams": teams, "holding": holding,
         "hold": replace(room.hold, ready=set(room.hold.ready)) if room.hold else None,
         "waiting_for": waiting_for(room), "pause_ms": int(pause_left(room) * 1000),
         "stand_ins": dict(room.stand_ins),
         "released": sorted(s for s, why in room.stand_ins.items() if why == RELEASED),
-        "clock_ms": int(clock * 1000) if clock is not None else None,
-        "clock_at": int(wall_time(room, room.turn_deadline) * 1000)
-        if clock is not None and room.turn_deadline is not None else None,
-        "clock_seats": ([s for s in awaited(room) if s not in room.stand_ins]
-                        if clock is not None and not holding else []),
+        "clock_ms": clock_ms, "clock_at": clock_at, "clock_seats": clock_seats,
         "connected": {s for s in range(room.players) if is_connected(room, s)},
-        "away_ms": {} if holding else away_left_ms(room),
+        "away_ms": away,
+        "plates": plates(facts, public, holding, teams, room.stand_ins, away,
+                         clock_ms, clock_at, clock_seats),
     }
+    if kept is not None:
+        before = kept[2]
+        for key, value in ctx.items():
+            old = before.get(key, MISSING)
+            if old is not value and old == value:
+                ctx[key] = old
     _room_contexts[room] = (room.moment, now, ctx)
     return ctx
 
