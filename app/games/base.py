@@ -485,9 +485,10 @@ class Match:
                if self.last_deal is not None else {}),
         }
 
-    # ``_texts`` maps a slot name to (key, length, JSON text) of the records last shown
-    # there; see record_copy.
-    _texts: dict[str, tuple[Any, int, str]]
+    # ``_texts`` maps a slot name to (key, length, JSON text, [the copy shared views
+    # show]) of the records last shown there; see record_copy and shared_view.
+    _texts: dict[str, tuple[Any, int, str, list[Any]]]
+    _sharing: bool = False
 
     def record_copy(self, slot: str, records: Any) -> Any:
         """A deep copy of ``records`` for a view: either one record that is never
@@ -505,8 +506,12 @@ class Match:
             key, length = records, -1
         memo = self._texts.get(slot)
         if memo is None or memo[0] is not key or memo[1] != length:
-            memo = (key, length, json.dumps(records))
+            memo = (key, length, json.dumps(records), [])
             self._texts[slot] = memo
+        if self._sharing:  # one copy for every shared view while the records stay
+            if not memo[3]:
+                memo[3].append(json.loads(memo[2]))
+            return memo[3][0]
         return json.loads(memo[2])
 
     # ----- the typed events every game emits ------------------------------
@@ -540,6 +545,23 @@ class Match:
             seat = self._check_seat(seat)
         view = self._view(seat)
         return view if self.fresh_views else _clone(view)
+
+    def shared_view(self, seat: int | None = None) -> dict[str, Any]:
+        """:meth:`view`, but the records in it (the finished deal, the list of
+        finished deals: the biggest parts of a view) are one copy shared by every
+        shared view of this match and of its copies while they stay the same: made
+        once from their JSON text, never the match state itself. Nothing of it may be
+        changed. A server that draws every seat's view after every move parses them
+        once instead of once a view, and finds them equal to the last ones at once."""
+        if not self.fresh_views:
+            return self.view(seat)
+        if seat is not None:
+            seat = self._check_seat(seat)
+        self._sharing = True
+        try:
+            return self._view(seat)
+        finally:
+            self._sharing = False
 
     # ----- randomness and dealing ----------------------------------------
     @property

@@ -174,17 +174,19 @@ class Room:
     def state(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see: ``{"version", "view", "legal",
         "seats", "status"}``, as the API returns it and the table renders it."""
-        view, legal = self.view_and_legal(seat)
+        view, legal = self.view_and_legal(seat, shared=True)  # read only: sent as JSON
         return {"version": self.version, "view": view, "legal": legal,
                 "seats": self.names(), "status": self.status}
 
-    def view_and_legal(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
-        """The view of ``seat`` (None: a spectator) and its legal actions."""
+    def view_and_legal(self, seat: int | None, shared: bool = False
+                       ) -> tuple[dict[str, Any], list[str]]:
+        """The view of ``seat`` (None: a spectator) and its legal actions; ``shared``:
+        a view whose records may be shared (``Match.shared_view``: not to be changed)."""
         if self.match is None:
             return {"game": self.game, "phase": "waiting", "seat": seat,
                     "players": self.players}, []
         legal = self.match.legal_actions(seat) if seat is not None else []
-        return self.match.view(seat), legal
+        return (self.match.shared_view(seat) if shared else self.match.view(seat)), legal
 
     def is_present(self, seat: int) -> bool:
         player = self.seats[seat]

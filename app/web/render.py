@@ -450,7 +450,7 @@ def room_context(room: Room, fresh: bool = False) -> dict[str, Any]:
     holding = room.hold is not None
     info = GAMES[room.game]
     clock = clock_left(room)
-    public = room.view_and_legal(None)[0]  # what every seat sees
+    public = room.view_and_legal(None, shared=True)[0]  # what every seat sees
     # tuples, so that the parts of templates that mention them are found by hashing
     teams = tuple(tuple(t) for t in (public.get("teams") or [] if room.match is not None
                                      else room.teams()))
@@ -491,7 +491,7 @@ def table_context(room: Room, seat: int | None, is_host: bool,
     """What a seat's table is drawn from: the room's part (:func:`room_context`) and
     the seat's own (its view, its legal actions, whether it is its turn...)."""
     shared = room_context(room, fresh)
-    view, legal = room.view_and_legal(seat)
+    view, legal = room.view_and_legal(seat, shared=True)  # read only: templates
     holding = shared["holding"]
     match = room.match
     my_turn = (seat is not None and shared["status"] == "playing" and not holding

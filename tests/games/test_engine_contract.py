@@ -293,6 +293,33 @@ def test_views_and_events_do_not_alias_the_match_state(name: str) -> None:
         assert contract.state_of(m) == after, "changing an event changed the match"
 
 
+@pytest.mark.parametrize("name,players", SEATINGS, ids=SEATING_IDS)
+def test_a_shared_view_is_the_view_with_its_records_shared_between_views(
+        name: str, players: int) -> None:
+    """``shared_view`` shows exactly what ``view`` shows; its finished deal and list
+    of finished deals are one object for every seat and for a copy of the match while
+    they stay the same, and never the match state itself."""
+    m = new_match(name, players, quick_options(name), seed=players + 4)
+    rng = random.Random(players)
+    shared_once = False
+    for _ in range(MAX_STEPS):
+        seats = [None, *range(m.players)]
+        shared = [m.shared_view(seat) for seat in seats]
+        assert shared == [m.view(seat) for seat in seats]
+        twin = m.copy()
+        for key in ("last_deal", "results"):
+            if shared[0].get(key):
+                shared_once = True
+                values = [v[key] for v in shared] + [twin.shared_view(None)[key]]
+                assert all(v is values[0] for v in values), key
+                assert values[0] is not getattr(m, key, None)
+        if m.is_over:
+            break
+        m = twin
+        m.apply(*contract.random_step(m, rng))
+    assert shared_once, "some finished deal was shown"
+
+
 # ----- purity ---------------------------------------------------------------------------
 def imported_modules(path: Path) -> list[str]:
     """Absolute names of every module ``path`` imports (relative imports resolved)."""
