@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import nodes
@@ -61,26 +62,30 @@ OPEN, CLOSE = "\x02", "\x03"
 
 def element_id(html: str) -> str | None:
     """The id of ``html`` when it is exactly one element that carries an id on its
-    outermost tag (tags nesting properly), else None."""
+    outermost tag, else None. Only the tags of that element's name are looked at:
+    drawn HTML holds no "<" but in its tags (text and attribute values are escaped)."""
     first = TAG.match(html)
     if first is None or first[1]:
         return None
     found = ID.search(first[3])
     if found is None:
         return None
+    key = found[1] or found[2]
+    name = first[2].lower()
+    if first[4] or name in VOID:
+        return key if first.end() == len(html) else None
     depth = 0
-    for m in TAG.finditer(html):
-        if m[1]:
-            depth -= 1
-            if depth < 0:
-                return None
-            if depth == 0 and m.end() != len(html):
-                return None  # the first element ended before the part did
-        elif not (m[4] or m[2].lower() in VOID):
-            depth += 1
-        elif depth == 0 and m.end() != len(html):
-            return None
-    return (found[1] or found[2]) if depth == 0 else None
+    for m in _same_name(name).finditer(html):
+        depth += -1 if m[1] else 1
+        if depth == 0:
+            return key if m.end() == len(html) else None
+    return None
+
+
+@lru_cache(maxsize=64)
+def _same_name(name: str) -> re.Pattern[str]:
+    """Start and end tags of elements called ``name``."""
+    return re.compile(rf"<(/?){re.escape(name)}(?=[\s/>])[^>]*>", re.IGNORECASE)
 
 
 class Reads:

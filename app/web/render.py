@@ -288,6 +288,23 @@ def card_face(f: Face) -> Markup:
 on_change.append(card_face.cache_clear)
 
 
+def hand_card(game: str, code: str, action: str | None, trump: bool, badge: str) -> Markup:
+    """``{{ hand_card(...) }}``: one card of a hand (``table/hand_card.html``): what it
+    looks like depends on these and the language only, so each look is drawn once
+    for every table."""
+    return _hand_card(game, code, action, bool(trump), badge or "", i18n.translations())
+
+
+@lru_cache(maxsize=8192)
+def _hand_card(game: str, code: str, action: str | None, trump: bool, badge: str,
+               _catalogue: Any) -> Markup:
+    return Markup(env.get_template("table/hand_card.html").render(
+        game=game, code=code, action=action, trump=trump, badge=badge).strip())
+
+
+on_change.append(_hand_card.cache_clear)
+
+
 @lru_cache(maxsize=512)
 def _chart(catalogue: Any, names: tuple[str | None, ...],
            deals: tuple[tuple[int, tuple[int, ...]], ...], measure: str, table: bool) -> Markup:
@@ -322,8 +339,8 @@ def _among(values: list[str], wanted: list[str]) -> list[str]:
 
 
 env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presentation,
-                   face=face, card_face=card_face, suit_label=suit_label, is_trump=is_trump,
-                   card_badge=card_badge,
+                   face=face, card_face=card_face, hand_card=hand_card, suit_label=suit_label,
+                   is_trump=is_trump, card_badge=card_badge,
                    action_label=action_label, vals=_vals, language=i18n.get_language,
                    LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart,
                    table_chart=table_chart, static_url=static_url, together=together)
