@@ -552,7 +552,9 @@ class Match:
         shared view of this match and of its copies while they stay the same: made
         once from their JSON text, never the match state itself. Nothing of it may be
         changed. A server that draws every seat's view after every move parses them
-        once instead of once a view, and finds them equal to the last ones at once."""
+        once instead of once a view, and finds them equal to the last ones at once.
+        A game whose views are not made fresh (no ``fresh_views``) shares nothing: its
+        shared view is its view."""
         if not self.fresh_views:
             return self.view(seat)
         if seat is not None:
