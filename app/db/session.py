@@ -16,7 +16,6 @@ stays that room's, exactly as without grouping.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -59,7 +59,11 @@ class JSONText(str):
 
 
 def _json_serializer(value: Any) -> str:
-    return value if isinstance(value, JSONText) else json.dumps(value)
+    """A JSON column's text: orjson (compact, several times faster than the standard
+    library, on the writer thread that every room's steps pass through)."""
+    if isinstance(value, JSONText):
+        return value
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def normalize_url(url: str) -> str:

@@ -18,11 +18,12 @@ and events are copied structurally (:func:`_clone`) instead of through JSON.
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
+
+import orjson
 
 SNAPSHOT_FORMAT = 1
 DIE_SIDES = 6
@@ -487,7 +488,7 @@ class Match:
 
     # ``_texts`` maps a slot name to (key, length, JSON text, [the copy shared views
     # show]) of the records last shown there; see record_copy and shared_view.
-    _texts: dict[str, tuple[Any, int, str, list[Any]]]
+    _texts: dict[str, tuple[Any, int, bytes, list[Any]]]
     _sharing: bool = False
 
     def record_copy(self, slot: str, records: Any) -> Any:
@@ -495,7 +496,7 @@ class Match:
         changed in place once made (``last_deal``, a finished trick) or an append-only
         list of such records (``results``). Views show these in every call and they
         are the biggest parts of a view, so the JSON text of them is made once and
-        each view parses it (``json.loads`` builds the copy in C). ``slot`` names the
+        each view parses it (``orjson.loads`` builds the copy in C). ``slot`` names the
         place in the view; the text is reused while the same record (for a list: the
         same length and last record) is shown there."""
         if type(records) is list:
@@ -506,13 +507,13 @@ class Match:
             key, length = records, -1
         memo = self._texts.get(slot)
         if memo is None or memo[0] is not key or memo[1] != length:
-            memo = (key, length, json.dumps(records), [])
+            memo = (key, length, orjson.dumps(records, option=orjson.OPT_NON_STR_KEYS), [])
             self._texts[slot] = memo
         if self._sharing:  # one copy for every shared view while the records stay
             if not memo[3]:
-                memo[3].append(json.loads(memo[2]))
+                memo[3].append(orjson.loads(memo[2]))
             return memo[3][0]
-        return json.loads(memo[2])
+        return orjson.loads(memo[2])
 
     # ----- the typed events every game emits ------------------------------
     def deal_start_event(self, **details: Any) -> dict[str, Any]:
@@ -601,10 +602,11 @@ class Match:
 
     def snapshot_json(self) -> str:
         """``json.dumps(snapshot())``, made straight from the state: the JSON text the
-        server stores with every step, without copying the state first."""
-        return json.dumps({"format": SNAPSHOT_FORMAT, "game": self.name,
-                           "rng": _rng_state(self._rng), "state": self._state_attrs()},
-                          separators=(",", ":"))
+        server stores with every step, without copying the state first (orjson: the
+        same JSON as the standard library's, compact, about ten times faster)."""
+        return orjson.dumps({"format": SNAPSHOT_FORMAT, "game": self.name,
+                             "rng": _rng_state(self._rng), "state": self._state_attrs()},
+                            option=orjson.OPT_NON_STR_KEYS).decode()
 
     @classmethod
     def from_snapshot(cls, snap: dict[str, Any]) -> Match:
