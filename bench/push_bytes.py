@@ -50,7 +50,7 @@ from app.web.ws import Connection  # noqa: E402
 from tests.web.frames import frame_version  # noqa: E402
 
 SEATS = 4
-ORIGINAL_RENDER = SharedFragments.render
+ORIGINAL_PARTS = SharedFragments.parts
 ORIGINAL_CHANGES = Connection.changes
 NAMES = ("Anna", "Bert", "Cilli", "Done")
 
@@ -164,7 +164,7 @@ def timed(ws: Any, result: Pass) -> None:
         return run
 
     ws.render_frame = clock(render.render_frame)
-    fragments.SharedFragments.render = clock(ORIGINAL_RENDER)  # type: ignore[method-assign]
+    fragments.SharedFragments.parts = clock(ORIGINAL_PARTS)  # type: ignore[method-assign]
     ws.Connection.changes = clock(ORIGINAL_CHANGES)
 
 
