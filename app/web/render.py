@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 import weakref
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import BuiltinFunctionType, FunctionType, MethodType
@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from fastapi.templating import Jinja2Templates
-from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound, nodes
+from jinja2 import BaseLoader, Environment, FileSystemLoader, Template, TemplateNotFound, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.ext import Extension
 from jinja2.lexer import Token, TokenStream
@@ -183,11 +183,41 @@ class TableEnvironment(Environment):
     * ``x.name`` of a dict (the views are dicts of dicts) looks up the item at once
       when a dict has no such attribute (:data:`ITEM_TYPES`);
     * calls of plain functions skip the ``pass_context`` checks (:class:`TableContext`);
-    * markup is not copied when it is escaped (:func:`fast_escape`).
+    * markup is not copied when it is escaped (:func:`fast_escape`);
+    * a loaded template is found by its name in a plain dict (every ``{% include %}``
+      asks for its template at every render; Jinja2's own cache makes a weak
+      reference and takes a lock for each), unless templates are reloaded
+      (development). Names do not depend on the including template (no
+      ``join_path``).
     """
 
     context_class = TableContext
     code_generator_class = TableCodeGenerator
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.loaded: dict[str | tuple[str, ...], Template] = {}
+
+    def get_template(self, name: str | Template, parent: str | None = None,
+                     globals: MutableMapping[str, Any] | None = None) -> Template:
+        if type(name) is not str or globals is not None or self.auto_reload:
+            return super().get_template(name, parent, globals)
+        found = self.loaded.get(name)
+        if found is None:
+            found = self.loaded[name] = super().get_template(name)
+        return found
+
+    def select_template(self, names: Iterable[str | Template], parent: str | None = None,
+                        globals: MutableMapping[str, Any] | None = None) -> Template:
+        key = tuple(names) if not isinstance(names, str) else (names,)
+        if (globals is not None or self.auto_reload
+                or any(type(n) is not str for n in key)):
+            return super().select_template(key, parent, globals)
+        found = self.loaded.get(key)  # type: ignore[arg-type]
+        if found is None:
+            found = super().select_template(key)
+            self.loaded[key] = found  # type: ignore[index]
+        return found
 
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         return {**self.globals, **(d or {})}
@@ -210,6 +240,7 @@ on_change.append(loader.missing.clear)
 # template's file checked for a change on each render.
 env.auto_reload = get_settings().dev
 on_change.append(env.cache.clear if env.cache is not None else lambda: None)
+on_change.append(env.loaded.clear)
 env.add_extension("jinja2.ext.i18n")
 env.add_extension(MemoExtension)
 # a view whose reads are noted: ``view.x`` is its item at once, as for a dict

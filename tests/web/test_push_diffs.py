@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from jinja2 import TemplateNotFound
 
 from app import i18n
 from app.games import new_match
@@ -283,6 +284,30 @@ def test_in_development_nothing_is_kept(monkeypatch: pytest.MonkeyPatch) -> None
     for seat in [0, 1, None]:
         assert cache.render(room, seat, False) == render_fragments(room, seat, False)
     assert cache.kept == {} and cache.reused == 0
+
+
+def test_a_loaded_template_is_found_by_its_name_until_the_games_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Includes find their template in a plain dict: the one Jinja2 loaded, for a
+    name and for a list of choices alike; a change of the games drops them, and in
+    development every lookup goes to Jinja2 (which checks the file)."""
+    from app.web.presentation import on_change
+
+    trick = env.get_template("table/trick.html")
+    assert env.get_template("table/trick.html") is trick
+    assert env.loaded["table/trick.html"] is trick
+    assert env.select_template(["games/schafkopf/nope.html", "table/trick.html"]) is trick
+    assert env.loaded[("games/schafkopf/nope.html", "table/trick.html")] is trick
+    with pytest.raises(TemplateNotFound):
+        env.get_template("games/schafkopf/nope.html")
+    assert env.loaded.clear in on_change
+    env.loaded.clear()
+    assert env.get_template("table/trick.html") is trick  # from Jinja2's own cache
+    assert env.loaded == {"table/trick.html": trick}
+    env.loaded.clear()
+    monkeypatch.setattr(env, "auto_reload", True)
+    env.get_template("table/trick.html")
+    assert env.loaded == {}
 
 
 def test_templates_are_compiled_once_outside_development() -> None:
