@@ -158,7 +158,12 @@ def fast_escape(value: Any) -> Markup:
     """``escape`` as the compiled templates call it for every ``{{ ... }}``: markup
     (a translated word, a card face, a kept part) is given back as it is instead of
     being copied."""
-    return value if type(value) is Markup else escape(value)
+    kind = type(value)
+    if kind is Markup:
+        return value
+    if kind is int:  # digits and a sign: nothing to escape
+        return str.__new__(Markup, value)
+    return escape(value)
 
 
 class TableCodeGenerator(CodeGenerator):
@@ -229,7 +234,14 @@ class TableEnvironment(Environment):
                 return obj[attribute]
             except KeyError:
                 return self.undefined(obj=obj, name=attribute)
-        return super().getattr(obj, attribute)
+        try:  # Environment.getattr, without a call more at every dot
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
 
 
 loader = TemplateLoader()
@@ -448,6 +460,15 @@ class Plate:
     clock: int | None  # ms left on the turn clock, for a seat it runs for
     deadline: int | None  # when it runs out (ms since the epoch)
     turn_clock: int  # the table's seconds per move
+    css: str  # the plate's classes (what it shows as its state)
+
+
+def plate_css(turn: bool, team: int | None, winner: bool, stand_in: str | None,
+              free: bool) -> str:
+    """The classes of a plate: ``plate`` and its state."""
+    return "".join(("plate", " turn" if turn else "",
+                    f" team{team}" if team is not None else "", " winner" if winner else "",
+                    " stood-in" if stand_in else "", " free" if free else ""))
 
 
 def plates(facts: TableFacts, public: Mapping[str, Any], holding: bool,
@@ -459,17 +480,21 @@ def plates(facts: TableFacts, public: Mapping[str, Any], holding: bool,
     winners = public.get("winners") or ()
     counts = public.get("hand_counts")
     scores = public.get("scores")
-    return tuple(Plate(
-        seat=s, name=p.name if p else None, player=p, present=facts.is_present(s),
-        turn=not holding and "turn" in public and public["turn"] == s,
-        team=team_of.get(s), winner=s in winners, stand_in=stand_ins.get(s),
-        deals="dealer" in public and public["dealer"] == s,
-        count=counts[s] if counts is not None else None,
-        score=scores[s] if scores is not None else None, away=away.get(s),
-        clock=clock_ms if s in clock_seats else None,
-        deadline=clock_at if s in clock_seats else None,
-        turn_clock=facts.table.get("turn_clock", 0))
-        for s, p in enumerate(facts.seats))
+    out = []
+    for s, p in enumerate(facts.seats):
+        turn = not holding and "turn" in public and public["turn"] == s
+        team, winner, stand_in = team_of.get(s), s in winners, stand_ins.get(s)
+        out.append(Plate(
+            seat=s, name=p.name if p else None, player=p, present=facts.is_present(s),
+            turn=turn, team=team, winner=winner, stand_in=stand_in,
+            deals="dealer" in public and public["dealer"] == s,
+            count=counts[s] if counts is not None else None,
+            score=scores[s] if scores is not None else None, away=away.get(s),
+            clock=clock_ms if s in clock_seats else None,
+            deadline=clock_at if s in clock_seats else None,
+            turn_clock=facts.table.get("turn_clock", 0),
+            css=plate_css(turn, team, winner, stand_in, p is None)))
+    return tuple(out)
 
 
 MISSING = object()

@@ -71,6 +71,25 @@ def test_a_turn_nobody_is_at_counts_down_to_the_bot_for_everybody() -> None:
     assert "clock away" not in render_frame(room, None, is_host=False), "bots are never away"
 
 
+def test_a_plate_says_its_state_in_its_classes() -> None:
+    """The plate of the seat whose turn it is carries ``turn``, each its team; a
+    free seat's plate ``free``, and a spectator may pick it before the start."""
+    import re
+
+    room = Room(id="r", game="schafkopf", players=4, options={}, host_token_hash="h")
+    room.seats = [Seat(index=i, name=f"P{i}", token_hash=str(i)) for i in range(3)] + [None]
+    waiting = render_frame(room, None, is_host=False)
+    assert re.search(r'<label id="plate-3" class="plate team1 free pick"', waiting)
+    assert re.search(r'<div id="plate-0" class="plate team0"', waiting)
+    room.seats[3] = Seat(index=3, name="P3", token_hash="3")
+    room.match = new_match("schafkopf", 4, {"dealer": 0}, seed=4)
+    turn = room.match.view(None)["turn"]
+    html = render_frame(room, 0, is_host=False)
+    classes = dict(re.findall(r'<div id="plate-(\d)" class="([^"]*)"', html))
+    assert classes == {str(s): f"plate{' turn' if s == turn else ''} team{s % 2}"
+                       for s in range(4)}
+
+
 def test_the_luegenbeutel_turn_line_says_what_the_seat_may_do_now() -> None:
     room = Room(id="r", game="luegenbeutel", players=3, options={}, host_token_hash="h")
     room.seats = [Seat(index=i, name=f"P{i}", token_hash=str(i)) for i in range(3)]
