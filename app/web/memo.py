@@ -171,7 +171,7 @@ class Store:
     dict lookup when the values can be hashed, as nearly all are: a hand's parts
     are its cards), each with the moment it was last given."""
 
-    PRUNE_EVERY = 8  # moments; a part nobody asked for in that long is dropped then
+    PRUNE_EVERY = 4  # moments; a part nobody asked for in that long is dropped then
 
     def __init__(self) -> None:
         self.parts: dict[str, dict[Any, list[list[Any]]]] = {}

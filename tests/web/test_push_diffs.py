@@ -431,3 +431,24 @@ def test_a_plate_or_the_trick_goes_alone_without_taking_the_fragment_apart() -> 
     assert element_id('<div id="a"><p>1</p></div>') == "a"
     assert element_id('<div id="a">1</div><div>2</div>') is None  # two elements
     assert element_id('<div>1</div>') is None and element_id('<br id="b">') == "b"
+
+
+def test_a_kept_part_nobody_asked_for_in_a_while_is_dropped() -> None:
+    """A room's store keeps a part while some push asks for it; one left unused for
+    ``PRUNE_EVERY`` moments is dropped at the next pruning (memory per room)."""
+    from app.web.memo import Store
+
+    store = Store()
+    view: dict[str, Any] = {}
+    used = Part("en", ("used",), {}, None, "<p>used</p>")
+    old = Part("en", ("old",), {}, None, "<p>old</p>")
+    store.keep("t:1", used)
+    store.keep("t:1", old)
+    for moment in range(1, 3 * Store.PRUNE_EVERY + 1):
+        store.next_moment(moment)
+        assert store.find("t:1", "en", ("used",), view) is used
+        if moment == 1:
+            assert store.find("t:1", "en", ("old",), view) is old
+    assert store.find("t:1", "en", ("old",), view) is None
+    assert store.find("t:1", "de", ("used",), view) is None, "kept per language"
+    assert list(store.parts["t:1"]) == [("used",)]
