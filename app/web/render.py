@@ -480,6 +480,9 @@ def plates(facts: TableFacts, public: Mapping[str, Any], holding: bool,
     winners = public.get("winners") or ()
     counts = public.get("hand_counts")
     scores = public.get("scores")
+    if holding:  # the finished deal is shown; the engine has dealt the next one
+        counts = None  # its hands are not on the table yet
+        scores = (public.get("last_deal") or {}).get("scores", scores)
     out = []
     for s, p in enumerate(facts.seats):
         turn = not holding and "turn" in public and public["turn"] == s
@@ -487,7 +490,7 @@ def plates(facts: TableFacts, public: Mapping[str, Any], holding: bool,
         out.append(Plate(
             seat=s, name=p.name if p else None, player=p, present=facts.is_present(s),
             turn=turn, team=team, winner=winner, stand_in=stand_in,
-            deals="dealer" in public and public["dealer"] == s,
+            deals=not holding and "dealer" in public and public["dealer"] == s,
             count=counts[s] if counts is not None else None,
             score=scores[s] if scores is not None else None, away=away.get(s),
             clock=clock_ms if s in clock_seats else None,

@@ -90,6 +90,36 @@ def test_a_plate_says_its_state_in_its_classes() -> None:
                        for s in range(4)}
 
 
+@pytest.mark.parametrize(("game", "players"), [("schafkopf", 4), ("mauscheln", 4)])
+def test_while_a_finished_deal_is_shown_the_plates_show_it_too(game: str,
+                                                               players: int) -> None:
+    """The engine deals on at once; while the room holds the result up, the plates
+    show the finished deal's totals and neither the next deal's card counts nor its
+    dealer (a Mauscheln seat's chips before the next deal's stake)."""
+    import re
+
+    from app.rooms.room import DealHold
+
+    room = Room(id="r", game=game, players=players, options={}, host_token_hash="h")
+    room.seats = [Seat(index=i, name=f"P{i}", token_hash=str(i)) for i in range(players)]
+    room.match = match = new_match(game, players, {"dealer": 0}, seed=3)
+    rng = random.Random(3)
+    while match.deal_no == 1:
+        seat = rng.choice(sorted(match.to_act()))
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    finished = match.view(None)["last_deal"]["scores"]
+    room.hold = DealHold(deal_no=1, until=1e12)
+    html = render_frame(room, 0, is_host=False)
+    ring = html.split('id="seats"', 1)[1].split("</section>", 1)[0]
+    shown = [int(x) for x in re.findall(r'<span class="score">(-?\d+)</span>', ring)]
+    assert shown == finished
+    assert 'class="count"' not in ring and "deals</span>" not in ring
+    room.hold = None
+    ring = render_frame(room, 0, is_host=False).split('id="seats"', 1)[1].split(
+        "</section>", 1)[0]
+    assert 'class="count"' in ring and "deals</span>" in ring, "the next deal, once shown"
+
+
 def test_the_luegenbeutel_turn_line_says_what_the_seat_may_do_now() -> None:
     room = Room(id="r", game="luegenbeutel", players=3, options={}, host_token_hash="h")
     room.seats = [Seat(index=i, name=f"P{i}", token_hash=str(i)) for i in range(3)]
