@@ -1,5 +1,5 @@
 // The little that htmx cannot do by itself: show whether the table's live
-// connection is up, and mark a card as sent so a double click is not repeated.
+// connection is up, mark a card as sent, and send one move per table version.
 (function () {
   // the words come from the page (data-open, data-closed, data-error on #conn), so
   // they are in the page's language
@@ -17,13 +17,28 @@
   // An action names the version of the table it was made from: the one the page
   // shows (#version comes with every push), so the buttons themselves need not
   // carry it and stay the same HTML from one push to the next.
+  // One move per version: a second tap before the table moved on (a double tap, an
+  // impatient tap while a move waits out the challenge window) would only come back
+  // refused as stale, so it is not sent. A refusal (an error notice), a reconnect or
+  // five seconds without an answer let another move be tried at the same version.
+  var sent = null;  // {version, at} of the last action sent
   document.addEventListener("htmx:wsConfigSend", function (e) {
     var p = e.detail && e.detail.parameters;
     var v = document.getElementById("version");
-    if (p && p.action !== undefined && p.version === undefined && v) {
-      p.version = parseInt(v.dataset.version, 10);
+    if (!p || p.action === undefined) { return; }
+    if (p.version === undefined && v) { p.version = parseInt(v.dataset.version, 10); }
+    var now = Date.now();
+    if (sent && sent.version === p.version && now - sent.at < 5000) {
+      e.preventDefault();
+      return;
     }
+    sent = { version: p.version, at: now };
   });
+  document.addEventListener("htmx:wsAfterMessage", function (e) {
+    var message = (e.detail && e.detail.message) || "";
+    if (/id="flash"[^>]*class="flash error"/.test(message)) { sent = null; }
+  });
+  document.addEventListener("htmx:wsOpen", function () { sent = null; });
 })();
 
 // The plates round the table and the trick's cards are placed in CSS from their

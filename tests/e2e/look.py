@@ -109,8 +109,9 @@ def _grow_once(server: Server, page: Any, name: str, size: int) -> None:
         db.commit()
     finally:
         db.close()
-    server.start()
-    wait_until(page, OPEN, timeout=30_000)
+    server.start()  # answers /healthz when it returns
+    # a fresh page at once: the socket's own reconnect backs off further with each
+    # try while the server was down (tests/e2e/test_restart_browser.py checks that)
     page.reload()
     wait_until(page, OPEN, timeout=30_000)
 

@@ -157,3 +157,26 @@ def test_a_waiting_table_says_the_target_the_host_chose() -> None:
     assert "Target: 2 units." in english and "11" not in english
     with i18n.language("de"):
         assert "Ziel: 2 Einheiten." in render_frame(room, 0, True)
+
+
+def test_the_score_sheet_gives_points_in_its_columns_and_the_reasons_under_it() -> None:
+    """A bonus's words are too long for a column on a phone: the column shows the
+    points, the list under the table what each was for, by name."""
+    from app.web.render import env
+
+    sheet = {"card_points": 0, "beutelschneider": 0, "beutelschneider_cancelled": False,
+             "hand_total": 0, "total": 0, "bonuses": []}
+    bonus = {"name": "seducer", "points": 10,
+             "label": "the seducing (later) card took the trick"}
+    ld = {"sheets": [dict(sheet, seat=0), dict(sheet, seat=1, bonuses=[bonus, bonus]),
+                     dict(sheet, seat=2)]}
+    html = env.get_template("games/beutelschneider/sheet.html").render(
+        ld=ld, names=["Anna", "Bert", "Alois"])
+    row = html.split("Bonuses</th>", 1)[1].split("</tr>", 1)[0]
+    assert row == "<td>–</td><td>+20</td><td>–</td>"
+    notes = html.split('<ul class="sheet-notes">', 1)[1].split("</ul>", 1)[0]
+    assert notes.count("<li>Bert: +10 the seducing (later) card took the trick</li>") == 2
+    assert "Anna" not in notes and "Alois" not in notes
+    ld["sheets"][1]["bonuses"] = []
+    assert "sheet-notes" not in env.get_template("games/beutelschneider/sheet.html").render(
+        ld=ld, names=["Anna", "Bert", "Alois"])
