@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
+from app import cycles
 from app.bots.pool import BotPool
 from app.config import get_settings
 from app.db import Database
@@ -70,17 +70,19 @@ def create_app(database_url: str | None = None) -> FastAPI:
         app.state.rooms = rooms
         app.state.bot_pool = pool
         await rooms.restore_open_rooms()
-        tune_cycle_collector()
-        sweeper = asyncio.create_task(rooms.run_sweeper())
-        try:
-            yield
-        finally:
-            sweeper.cancel()
-            warming.cancel()
-            analysing.cancel()
-            await rooms.close()
-            await asyncio.to_thread(pool.close)
-            db.close()
+        with cycles.serving():
+            sweeper = asyncio.create_task(rooms.run_sweeper())
+            collector = asyncio.create_task(cycles.run())
+            try:
+                yield
+            finally:
+                collector.cancel()
+                sweeper.cancel()
+                warming.cancel()
+                analysing.cancel()
+                await rooms.close()
+                await asyncio.to_thread(pool.close)
+                db.close()
 
     # /docs is served from static/vendor by app.web.health (no CDN, no inline script)
     app = Stammtisch(title="Stammtisch", version="0.1.0", description=DESCRIPTION,
@@ -141,22 +143,6 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.include_router(assets.router)
     app.add_middleware(language.LanguageMiddleware)
     return app
-
-
-# Python's collector of reference cycles, tuned for a server of many live tables. A
-# push makes no cycles (tests/web/test_push_diffs.py checks it), so every pass is pure
-# cost; with the default thresholds (700, 10, 10) the passes took 16 % of the event
-# loop at 100 saturated tables, most of it in full passes over every live object
-# (bench/load.py; 3.9 -> 3.1 ms of server CPU per action with these). What exists
-# after start-up (modules, compiled templates, restored rooms) is moved out of the
-# passes, and a pass starts after 10,000 new objects instead of 700.
-GC_THRESHOLDS = (10_000, 10, 10)
-
-
-def tune_cycle_collector() -> None:
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 async def _warm(pool: BotPool) -> None:

@@ -338,7 +338,7 @@ def test_drawing_a_push_leaves_no_reference_cycles(
     """What a push renders is freed as soon as it is sent: no reference cycles (a
     macro defined or imported with the context in a template makes one per render),
     so nothing waits for the cycle collector, whose passes over every live object
-    cost the event loop most under load (see app.main, GC_THRESHOLDS)."""
+    pause the event loop under load (see app.cycles)."""
     import gc
 
     room = _room(game, players, options, seed=players + 2)
