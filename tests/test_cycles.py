@@ -3,7 +3,6 @@ older generations only in the periodic full pass, CPython's schedule afterwards.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import weakref
 from collections.abc import Callable
@@ -51,9 +50,12 @@ def ticks(*steps: Callable[[], None]) -> Callable[[float], object]:
 
 
 def run(sleep: Callable[[float], object], full_every: float) -> None:
+    """cycles.run with a sleep that never waits: stepped by hand, without an event
+    loop (another test's may be running in this thread)."""
+    coro = cycles.run(sleep=sleep, young_every=0.5,  # type: ignore[arg-type]
+                      full_every=full_every)
     with pytest.raises(Stop):
-        asyncio.run(cycles.run(sleep=sleep, young_every=0.5,  # type: ignore[arg-type]
-                               full_every=full_every))
+        coro.send(None)
 
 
 def test_serving_sets_the_schedule_and_puts_cpythons_back() -> None:
