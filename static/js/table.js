@@ -1,5 +1,11 @@
 // The little that htmx cannot do by itself: show whether the table's live
 // connection is up, mark a card as sent, and send one move per table version.
+
+// Whether a pushed frame carries an error notice with its message: the server
+// refused what this page sent (stale, illegal, too fast...).
+function tableRefused(message) {
+  return /id="flash"[^>]*class="flash error"[^>]*><span>/.test(message || "");
+}
 (function () {
   // the words come from the page (data-open, data-closed, data-error on #conn), so
   // they are in the page's language
@@ -35,8 +41,7 @@
     sent = { version: p.version, at: now };
   });
   document.addEventListener("htmx:wsAfterMessage", function (e) {
-    var message = (e.detail && e.detail.message) || "";
-    if (/id="flash"[^>]*class="flash error"/.test(message)) { sent = null; }
+    if (tableRefused(e.detail && e.detail.message)) { sent = null; }
   });
   document.addEventListener("htmx:wsOpen", function () { sent = null; });
 })();
@@ -418,8 +423,7 @@ document.addEventListener("click", function (e) {
 
   document.addEventListener("htmx:wsAfterMessage", function (e) {
     if (!pending) { return; }
-    var message = (e.detail && e.detail.message) || "";
-    if (/id="flash"[^>]*class="flash error"/.test(message) && /<span>/.test(message)) {
+    if (tableRefused(e.detail && e.detail.message)) {
       pending = null;  // refused: lay no more
       return;
     }
