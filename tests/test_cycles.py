@@ -45,7 +45,6 @@ def ticks(*steps: Callable[[], None]) -> Callable[[float], object]:
         if not todo:
             raise Stop
 
-    sleep.slept = slept  # type: ignore[attr-defined]
     return sleep
 
 
