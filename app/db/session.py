@@ -16,7 +16,10 @@ stays that room's, exactly as without grouping.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,10 +28,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.db import retry
 from app.db.retry import SQLITE_BUSY_TIMEOUT_MS, DatabaseUnavailable, is_transient, retrying
 
 T = TypeVar("T")
@@ -114,15 +118,27 @@ class Database:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db")
         # pages that only read (history, standings, ledgers) never queue behind writes
         self._readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-read")
+        # each thread's own session and connection (_session), closed by close()
+        self._local = threading.local()
+        self._kept: list[Connection] = []
+        self._kept_lock = threading.Lock()
 
     def run_sync(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         """Run ``fn(session, **kwargs)`` in one transaction, on the calling thread.
         A transient error (app.db.retry) runs the whole transaction again after a
         short pause; if it persists, DatabaseUnavailable is raised."""
         try:
-            for attempt in retrying():
-                with attempt, self.sessions.begin() as session:
-                    return fn(session, **kwargs)
+            try:  # the first attempt without the retrying machinery (nearly every call)
+                return self._transaction(fn, kwargs)
+            except Exception as exc:
+                if not is_transient(exc):
+                    raise
+                log.warning("database hiccup (attempt 1 of %d), retrying: %s",
+                            retry.ATTEMPTS, str(exc).splitlines()[0][:200])
+                time.sleep(retry.FIRST_WAIT_S)
+            for attempt in retrying(retry.ATTEMPTS - 1):
+                with attempt:
+                    return self._transaction(fn, kwargs)
         except DatabaseUnavailable:
             raise
         except Exception as exc:
@@ -130,6 +146,50 @@ class Database:
                 raise DatabaseUnavailable(str(exc).splitlines()[0][:200]) from exc
             raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _transaction(self, fn: Callable[..., T], kwargs: dict[str, Any]) -> T:
+        """``fn(session, **kwargs)`` in one transaction of this thread's session (see
+        :meth:`_session`). After a failure the session and its connection are given
+        up (the connection may be broken), so the next transaction starts afresh."""
+        session = self._session()
+        try:
+            with session.begin():
+                return fn(session, **kwargs)
+        except BaseException:
+            self._drop_session()
+            raise
+        finally:
+            # nothing loaded stays in the identity map for a later transaction to
+            # find instead of reading the row again
+            if self._local.session is session:
+                session.close()
+
+    def _session(self) -> Session:
+        """This thread's session, on a connection the thread keeps: a transaction
+        then costs no pool checkout, no new Session and no reset on return (the
+        step of every action passes here; bench/write.py)."""
+        session: Session | None = getattr(self._local, "session", None)
+        if session is None:
+            connection = self.engine.connect()
+            session = self.sessions(bind=connection)
+            self._local.session, self._local.connection = session, connection
+            with self._kept_lock:
+                self._kept.append(connection)
+        return session
+
+    def _drop_session(self) -> None:
+        session: Session | None = getattr(self._local, "session", None)
+        connection = getattr(self._local, "connection", None)
+        self._local.session = self._local.connection = None
+        if session is not None:
+            with contextlib.suppress(Exception):
+                session.close()
+        if connection is not None:
+            with self._kept_lock:
+                if connection in self._kept:
+                    self._kept.remove(connection)
+            with contextlib.suppress(Exception):
+                connection.close()  # the pool checks a broken one and drops it
 
     async def run(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         """Run ``fn(session, **kwargs)`` in one transaction on the database thread."""
@@ -187,8 +247,7 @@ class Database:
     def _write_live(self, group: list[_Write]) -> list[_Outcome]:
         if len(group) > 1:
             try:
-                with self.sessions.begin() as session:
-                    values = [w.fn(session, **w.kwargs) for w in group]
+                values = self._transaction(_each, {"group": group})
             except Exception as exc:
                 log.info("a group of %d steps failed (%s); writing them one by one",
                          len(group), str(exc).splitlines()[0][:200] if str(exc) else
@@ -216,7 +275,17 @@ class Database:
     def close(self) -> None:
         self._readers.shutdown(wait=True)
         self._executor.shutdown(wait=True)
+        with self._kept_lock:
+            kept, self._kept = self._kept, []
+        for connection in kept:
+            with contextlib.suppress(Exception):
+                connection.close()
         self.engine.dispose()
+
+
+def _each(session: Session, group: list[_Write]) -> list[Any]:
+    """Every step of a group, in the caller's transaction."""
+    return [w.fn(session, **w.kwargs) for w in group]
 
 
 __all__ = ["Database", "JSONText", "Session", "make_engine", "normalize_url"]

@@ -10,11 +10,11 @@ import threading
 from typing import Any
 
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import insert, text, update
 from sqlalchemy.exc import IntegrityError
 
 from app.db import Database, repo
-from app.db.models import ActionRow
+from app.db.models import ActionRow, MatchRow
 from app.rooms.errors import Illegal
 from app.rooms.pipeline import STOPPED
 from app.rooms.service import RoomService
@@ -232,4 +232,71 @@ def test_a_step_given_up_before_the_thread_took_it_is_not_written(db_url: str) -
         assert (db.write_commits, db.written_steps) == (1, 1)
     finally:
         held.released.set()
+        db.close()
+
+
+def test_each_database_thread_keeps_one_connection_for_its_transactions(db_url: str) -> None:
+    """Steps (and other calls) on the database thread reuse one connection: no pool
+    checkout and no new session for every step (the cost bench/write.py measures)."""
+    db = Database(db_url)
+    _rooms(db)
+
+    async def scenario() -> None:
+        for seq in (1, 2, 3):
+            await db.write(repo.record_step, **_step("ra", seq))
+
+    try:
+        run(scenario())
+        assert len(db._kept) == 2, "the thread of these calls and the database thread"
+        assert _version(db, "ra") == 3
+        assert db.run_sync(lambda session: session.connection()) is db._kept[0]
+    finally:
+        db.close()
+    assert db._kept == []
+
+
+def test_a_kept_session_never_answers_from_what_it_loaded_before(db_url: str) -> None:
+    """Objects read in one transaction are not kept for the next: a row changed in
+    between is read as it is now."""
+    db = Database(db_url)
+    _rooms(db, ("ra",))
+
+    def status(session: Any) -> str:
+        row = session.get(MatchRow, "ra")
+        assert row is not None
+        return str(row.status)
+
+    def start(session: Any) -> None:
+        session.execute(update(MatchRow).where(MatchRow.id == "ra").values(status="playing"))
+
+    try:
+        assert db.run_sync(status) == "waiting"
+        other = Database(db_url)  # another connection changes the row
+        try:
+            other.run_sync(start)
+        finally:
+            other.close()
+        assert db.run_sync(status) == "playing"
+    finally:
+        db.close()
+
+
+def test_a_failed_transaction_gives_up_its_connection(db_url: str) -> None:
+    """After an error the thread's session and connection are dropped (the connection
+    may be broken); the next call starts on a fresh one and works."""
+    db = Database(db_url)
+    _rooms(db, ("ra",))
+
+    def broken(session: Any) -> None:
+        session.execute(text("SELECT * FROM no_such_table"))
+
+    try:
+        db.run_sync(repo.record_step, **_step("ra", 1))
+        first = db._kept[0]
+        with pytest.raises(Exception, match="no_such_table"):
+            db.run_sync(broken)
+        assert first not in db._kept
+        db.run_sync(repo.record_step, **_step("ra", 2))
+        assert _version(db, "ra") == 2 and len(db._kept) == 1 and db._kept[0] is not first
+    finally:
         db.close()
