@@ -452,3 +452,33 @@ def test_a_kept_part_nobody_asked_for_in_a_while_is_dropped() -> None:
     assert store.find("t:1", "en", ("old",), view) is None
     assert store.find("t:1", "de", ("used",), view) is None, "kept per language"
     assert list(store.parts["t:1"]) == [("used",)]
+
+
+@pytest.mark.parametrize("game", ["schafkopf", "beutelschneider"])
+def test_the_result_under_the_table_is_not_drawn_again_for_a_card_played(game: str) -> None:
+    """With a finished deal on show under the table, a card played in the middle of
+    the next deal changes nothing the result shows, and it is not drawn again (it
+    reads whether a trick lies on the table only while no trick was won yet)."""
+    room = _room(game, 4, {}, seed=3)
+    match = room.match
+    assert match is not None
+
+    def public() -> dict[str, Any]:
+        return match.view(None)
+
+    # into the second deal, past its first trick, with a trick begun and not ended
+    while not (public()["deal_no"] >= 2 and sum(public()["tricks_won"]) >= 1
+               and 1 <= len(public()["trick"]) <= 2):
+        seat = sorted(match.to_act())[0]
+        match.apply(seat, match.legal_actions(seat)[0])
+    room.changed()
+    cache = SharedFragments()
+    first = {s: cache.parts(room, s, False) for s in range(4)}
+    assert public()["last_deal"], "the first deal's result is there to show"
+    seat = sorted(match.to_act())[0]
+    match.apply(seat, [a for a in match.legal_actions(seat) if a.startswith("play:")][0])
+    room.changed()
+    after = {s: cache.parts(room, s, False, first[s]) for s in range(4)}
+    for s in range(4):
+        assert after[s]["result"] is first[s]["result"]
+        assert after[s]["result"].html == render_fragments(room, s, False)["result"]
