@@ -1,34 +1,42 @@
 """Python's collector of reference cycles, run the way a server of many live tables
 needs it.
 
-The tables make next to no cycles while they play (a push makes none:
-``tests/web/test_push_diffs.py``; the few there are come from closed HTTP
-connections), so every pass of the collector is almost pure cost, and its cost is
-a pause of the event loop as long as the pass: every table waits for it. CPython's
-own schedule (3.11) starts a pass of the youngest objects when 700 more objects
-were made than freed, a pass of the older ones every tenth time, and a full pass
-over every live object now and then. On a busy server that goes wrong twice:
+The tables make no cycles while they play (a push makes none:
+``tests/web/test_push_diffs.py``; a server playing 300 tables for 40 s had not one
+unreachable object in any pass, logged every 5 s), so every pass of the collector
+during play is pure cost, and its cost is a pause of the event loop as long as the
+pass: every table waits for it. What cycles there are come from connections: the
+HTTP protocol of a socket's handshake (uvicorn's protocol and its parser, about 25
+objects) and a closed HTTP connection that was kept open (12 objects, about 1 KiB).
 
-* the objects a table keeps for a while (the parts of its fragments it reuses) are
-  made and freed at the same pace, so "made minus freed" hardly grows while the
-  young objects pile up: a pass of the youngest came every few seconds and took
-  up to 270 ms at 1,000 paced tables (``bench/load.py``, logged per pass);
-* the older passes go over everything that outlived a young pass: 190–470 ms at
-  400 tables, every 10–20 s, the longest waits the tables saw.
+CPython's own schedule (3.11) starts a pass of the youngest objects when 700 more
+objects were made than freed, a pass of the older ones every tenth time, and a full
+pass now and then. On a busy server that goes wrong: a pass of the youngest goes
+over every object made since the last pass that is still alive, and the tables keep
+many for a while (a match until the next move, the parts of fragments for a few
+moments). Measured at 1,000 paced tables (``bench/load.py``): passes every 0.5 s took
+about 15 ms each, passes every 5 s 125–170 ms each; each stalls every table. Without
+young passes the p99 from an action to all four seats went from 40–45 ms to 22–29 ms
+(three runs each, alternating, 2026-12-03), and the server's CPU per action from
+1.65 to 1.53 ms (with the database thread's session kept, ``app.db.session``). The
+older passes went over everything that outlived a young pass: 190–470 ms at 400
+tables, every 10–20 s.
 
 So while the app serves (:func:`serving`):
 
 * what exists after start-up (modules, compiled templates, restored rooms) is
   frozen out of every pass;
-* a pass of the youngest objects starts after :data:`YOUNG_THRESHOLD` new objects
-  and at the latest every :data:`YOUNG_EVERY_S` (:func:`run`), so it stays short
-  (a few milliseconds): a cycle made and dropped while it is young is freed there;
-* the older generations are never passed over on CPython's schedule; instead one
-  full pass every :data:`FULL_EVERY_S` frees whatever cycles outlived their young
-  pass. Those are few: a closed HTTP connection that was kept open leaves 12
-  objects, about 1 KiB (ten such connections a second, far more than a table's
-  pages ask for, leave about 6 MiB for the next full pass); a full pass takes about
-  1 s at 1,000 played tables (in-process, 816,000 objects), once in ten minutes.
+* CPython starts no pass by itself (:data:`YOUNG_THRESHOLD` 0). Without young
+  passes nothing moves out of the young objects, so a pass started by a count (a
+  high one as a "safety valve", say) would go over everything made since the last
+  full pass: tried with a million, it went off after about a minute of play at
+  1,000 tables and stalled every table for 350–400 ms;
+* one full pass every :data:`FULL_EVERY_S` (:func:`run`) frees the cycles the
+  connections left: about 5 KiB a socket opened (20 MiB for 4,000 sockets
+  connecting at once: a 40-s run of 1,000 tables shows 246 KiB of RSS per table
+  instead of 233 until that pass), far less for the pages and reconnects of ten
+  minutes of ordinary play. A full pass takes about 1 s at 1,000 played tables (in-process,
+  816,000 objects), once in ten minutes.
 
 Afterwards (the app's shutdown, a test's app) CPython's schedule is put back.
 """
@@ -44,8 +52,7 @@ from contextlib import contextmanager
 
 log = logging.getLogger("stammtisch.cycles")
 
-YOUNG_THRESHOLD = 2_000  # new objects (made minus freed) that start a young pass
-YOUNG_EVERY_S = 0.5  # a young pass at least this often
+YOUNG_THRESHOLD = 0  # new objects that start a young pass; 0: none is started
 FULL_EVERY_S = 600.0  # one full pass this often
 NEVER = 1_000_000_000  # a threshold no count reaches
 
@@ -65,18 +72,11 @@ def serving() -> Iterator[None]:
 
 
 async def run(sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
-              young_every: float = YOUNG_EVERY_S, full_every: float = FULL_EVERY_S) -> None:
-    """Pass over the young objects every ``young_every`` seconds and over all of them
-    every ``full_every``, until cancelled."""
-    since_full = 0.0
+              full_every: float = FULL_EVERY_S) -> None:
+    """Pass over all objects every ``full_every`` seconds, until cancelled."""
     while True:
-        await sleep(young_every)
-        since_full += young_every
-        if since_full >= full_every:
-            since_full = 0.0
-            started = time.perf_counter()
-            freed = gc.collect()
-            log.debug("full cycle pass: %.0f ms, %d objects freed",
-                      (time.perf_counter() - started) * 1000, freed)
-        else:
-            gc.collect(0)
+        await sleep(full_every)
+        started = time.perf_counter()
+        freed = gc.collect()
+        log.info("full cycle pass: %.0f ms, %d objects freed",
+                 (time.perf_counter() - started) * 1000, freed)
