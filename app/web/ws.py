@@ -37,6 +37,7 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.types import Receive, Scope, Send
+from websockets.http11 import Request, Response
 
 from app import i18n
 from app.config import get_settings
@@ -258,9 +259,23 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
         limits.close_socket(client, room.id)
 
 
+def drop_handshake(websocket: WebSocket) -> None:
+    """Let go of the handshake once the socket is accepted. uvicorn's protocol
+    (``websockets-sansio``, the default) keeps the HTTP request and the 101 response
+    (their headers parsed) for as long as the socket lives, about 1 KiB each, and
+    never reads them again after the accept: with four sockets a table that is a
+    good part of what a table's sockets cost. Only those two objects of that protocol
+    are dropped; any other server is left as it is."""
+    protocol = getattr(getattr(websocket, "_send", None), "__self__", None)
+    for name in ("request", "response"):
+        if isinstance(getattr(protocol, name, None), Request | Response):
+            setattr(protocol, name, None)
+
+
 async def _serve(websocket: WebSocket, service: RoomService, room: Room,
                  seat: int | None) -> None:
     await websocket.accept()
+    drop_handshake(websocket)
     conn = Connection(websocket, service, room, seat, websocket.cookies.get(HOST_COOKIE))
     room.listeners.add(conn.notify)
     service.chat.subscribe(room.id, conn.on_chat)

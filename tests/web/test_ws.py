@@ -198,3 +198,34 @@ def test_the_others_see_who_is_at_the_table_without_any_move_going_stale(
     recv_until(watcher, lambda f: "not connected" in plate(f, 0))
     assert table.view()["version"] == version
     watcher.close()
+
+
+def test_the_handshake_is_let_go_once_the_socket_is_accepted() -> None:
+    """uvicorn's websockets protocol keeps the handshake's request and 101 response
+    for the socket's life; the table socket drops those two (and nothing else, and
+    nothing of a server whose objects are of other kinds)."""
+    from starlette.websockets import WebSocket
+    from websockets.datastructures import Headers
+    from websockets.http11 import Request, Response
+
+    from app.web.ws import drop_handshake
+
+    class Protocol:
+        def __init__(self, request: object, response: object) -> None:
+            self.request, self.response, self.scope = request, response, {"type": "websocket"}
+
+        async def send(self, message: object) -> None:
+            pass
+
+        async def receive(self) -> dict[str, str]:
+            return {"type": "websocket.connect"}
+
+    sansio = Protocol(Request("/r/x/ws", Headers({"Host": "h"})),
+                      Response(101, "Switching Protocols", Headers()))
+    drop_handshake(WebSocket({"type": "websocket"}, sansio.receive, sansio.send))
+    assert sansio.request is None and sansio.response is None
+    assert sansio.scope == {"type": "websocket"}
+
+    other = Protocol("a request of another kind", {"status": 101})
+    drop_handshake(WebSocket({"type": "websocket"}, other.receive, other.send))
+    assert other.request == "a request of another kind" and other.response == {"status": 101}
