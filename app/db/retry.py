@@ -65,14 +65,20 @@ def is_transient(error: BaseException) -> bool:
     return False
 
 
-def _before_sleep(state: RetryCallState) -> None:
-    error = state.outcome.exception() if state.outcome else None
-    log.warning("database hiccup (attempt %d of %d), retrying: %s", state.attempt_number,
-                ATTEMPTS, str(error).splitlines()[0][:200] if error else "")
+def hiccup(attempt: int, error: BaseException | None) -> None:
+    """Log a transient error that is retried after attempt ``attempt``."""
+    log.warning("database hiccup (attempt %d of %d), retrying: %s", attempt, ATTEMPTS,
+                str(error).splitlines()[0][:200] if error else "")
 
 
-def retrying(attempts: int = ATTEMPTS) -> Retrying:
+def retrying(attempts: int = ATTEMPTS, tried: int = 0) -> Retrying:
+    """The attempts left of ``attempts`` when ``tried`` were made already (counted on
+    in the log)."""
+    def before_sleep(state: RetryCallState) -> None:
+        hiccup(state.attempt_number + tried,
+               state.outcome.exception() if state.outcome else None)
+
     return Retrying(retry=retry_if_exception(is_transient),
-                    stop=stop_after_attempt(attempts),
+                    stop=stop_after_attempt(attempts - tried),
                     wait=wait_exponential_jitter(multiplier=FIRST_WAIT_S, max=MAX_WAIT_S),
-                    before_sleep=_before_sleep, reraise=True)
+                    before_sleep=before_sleep, reraise=True)

@@ -133,10 +133,9 @@ class Database:
             except Exception as exc:
                 if not is_transient(exc):
                     raise
-                log.warning("database hiccup (attempt 1 of %d), retrying: %s",
-                            retry.ATTEMPTS, str(exc).splitlines()[0][:200])
+                retry.hiccup(1, exc)
                 time.sleep(retry.FIRST_WAIT_S)
-            for attempt in retrying(retry.ATTEMPTS - 1):
+            for attempt in retrying(tried=1):
                 with attempt:
                     return self._transaction(fn, kwargs)
         except DatabaseUnavailable:

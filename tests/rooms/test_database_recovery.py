@@ -83,6 +83,24 @@ def test_a_short_hiccup_is_retried_unseen(service: RoomService) -> None:
     run(scenario())
 
 
+def test_each_retried_attempt_is_logged_with_its_number(
+        service: RoomService, caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> None:
+        room_id, _ = await _table(service)
+        room = service.get(room_id)
+        db = service.db
+        assert isinstance(db, FlakyDatabase)
+        db.failures = 2
+        with caplog.at_level("WARNING", logger="stammtisch.db"):
+            await service.act(room_id, 0, room.state(0)["legal"][0], room.version)
+        db.close()
+
+    run(scenario())
+    hiccups = [r.getMessage() for r in caplog.records if "hiccup" in r.getMessage()]
+    assert [m.split(", retrying")[0] for m in hiccups] == [
+        "database hiccup (attempt 1 of 3)", "database hiccup (attempt 2 of 3)"]
+
+
 def test_a_long_outage_shows_a_notice_then_the_table_resumes_by_itself(
         service: RoomService) -> None:
     async def scenario() -> None:
