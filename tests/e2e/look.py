@@ -19,12 +19,15 @@ from tests.e2e.table import (
     wait_version,
 )
 
-#: each game's lobby fields for a quick table (Lügenbeutel: a short challenge window)
+#: each game's lobby fields for a quick table (Lügenbeutel: a short challenge window,
+#: and a target no round can reach, so a round a bot wins against a hand grown to
+#: 20 cards (see ``grow_hand``) never ends the match: a finished room is not brought
+#: back by a restart, and its link would show the closed table)
 GAMES: dict[str, dict[str, str]] = {
     "schafkopf": {},
     "beutelschneider": {},
     "mauscheln": {},
-    "luegenbeutel": {"challenge_ms": "300"},
+    "luegenbeutel": {"challenge_ms": "300", "target": "10000"},
 }
 OPEN = "document.getElementById('conn').dataset.state === 'open'"
 
