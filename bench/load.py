@@ -30,8 +30,14 @@ frame's median size for each seat and pushes it; no engine, no database) with th
 same tables, and the ratio real/bare actions/s is printed. The last lines are a
 markdown table row to paste into the README.
 
+With ``--rounds N`` all of it runs N times, the real and the bare server back to
+back in each round (alternating which goes first), and the medians follow, with the
+median of the rounds' ratios: the machine's speed drifts, and a round compares two
+servers under the same drift.
+
 Usage: python bench/load.py [--profile paced|saturated] [--tables N] [--duration S]
        [--interval S] [--client-procs P] [--no-bare] [--database-url postgresql://...]
+       [--rounds N]
 Only 127.0.0.1 is contacted.
 """
 
@@ -597,6 +603,10 @@ def main() -> None:
     p.add_argument("--database-url", default=None,
                    help="a PostgreSQL URL; a throwaway schema is created and dropped")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rounds", type=int, default=1,
+                   help="run the whole measurement this many times (the real and the bare "
+                        "server back to back, alternating which goes first) and print "
+                        "the medians; on a shared machine one round can mislead")
     args = p.parse_args()
     saturated = args.profile == "saturated"
     args.tables = args.tables or (100 if saturated else 1000)
@@ -605,16 +615,54 @@ def main() -> None:
         raise SystemExit("--tables is 1..4000 and --duration 1..600 seconds")
     if not 1 <= args.client_procs <= 16 or args.interval <= 0:
         raise SystemExit("--client-procs is 1..16 and --interval above 0")
+    if not 1 <= args.rounds <= 20:
+        raise SystemExit("--rounds is 1..20")
     raise_fd_limit()
-    with tempfile.TemporaryDirectory(prefix="stammtisch-bench-") as tmp:
-        workdir = Path(tmp)
-        with database(args.database_url, workdir) as db_url:
-            real = run_real(args, db_url, workdir)
-        bare = None
-        if (saturated and not args.no_bare) or args.bare:
-            bare_args = argparse.Namespace(**{**vars(args), "profile": "saturated"})
-            bare = run_bare(bare_args, workdir, real.frame_bytes or 5600)
-    report(args, real, bare)
+    with_bare = (saturated and not args.no_bare) or args.bare
+    rounds: list[tuple[Result, Result | None]] = []
+    for n in range(args.rounds):
+        with tempfile.TemporaryDirectory(prefix="stammtisch-bench-") as tmp:
+            workdir = Path(tmp)
+            bare = None
+            # rounds alternate which server goes first, so a drift of the machine's
+            # speed during the rounds falls on both alike
+            if with_bare and n % 2:
+                bare = run_bare(argparse.Namespace(**{**vars(args), "profile": "saturated"}),
+                                workdir, rounds[0][0].frame_bytes or 5600)
+            with database(args.database_url, workdir) as db_url:
+                real = run_real(args, db_url, workdir)
+            if with_bare and bare is None:
+                bare = run_bare(argparse.Namespace(**{**vars(args), "profile": "saturated"}),
+                                workdir, real.frame_bytes or 5600)
+        if args.rounds > 1:
+            print(f"round {n + 1} of {args.rounds}:")
+        report(args, real, bare)
+        rounds.append((real, bare))
+    if args.rounds > 1:
+        summary(rounds)
+
+
+def summary(rounds: list[tuple[Result, Result | None]]) -> None:
+    """The medians over the rounds: each round's real and bare servers ran back to
+    back on the same machine, so the ratio of a round is the figure to take the
+    median of."""
+    med = statistics.median
+    print(f"\nmedians over {len(rounds)} rounds:")
+    real = [r for r, _ in rounds]
+    print(f"  stammtisch actions/s {med(r.rate for r in real):.0f}, "
+          f"p99 {med(r.pct(0.99) for r in real):.1f} ms, "
+          f"CPU per action {med(1000 * r.server_cpu / max(r.rate, 1e-9) for r in real):.2f} ms, "
+          f"RSS per table {med(r.rss_per_table for r in real):.0f} KiB")
+    pairs = [(r, b) for r, b in rounds if b is not None]
+    if pairs:
+        ratios = [r.rate / b.rate for r, b in pairs]
+        cpu = [(b.server_cpu / max(b.rate, 1e-9)) / max(r.server_cpu / max(r.rate, 1e-9), 1e-9)
+               for r, b in pairs]
+        print(f"  bare actions/s {med(b.rate for _, b in pairs):.0f}")
+        print(f"  ratio stammtisch / bare actions/s: median {med(ratios):.2f} "
+              f"(rounds: {' '.join(f'{x:.2f}' for x in ratios)})")
+        print(f"  ratio bare / stammtisch server CPU per action: median {med(cpu):.2f} "
+              f"(rounds: {' '.join(f'{x:.2f}' for x in cpu)})")
 
 
 if __name__ == "__main__":
