@@ -77,7 +77,7 @@ test: lint typecheck pytest
 
 bench: install
 	$(BIN)/python bench/engine.py
-	$(BIN)/python bench/load.py --profile saturated
+	$(BIN)/python bench/load.py --profile saturated --rounds 3
 	$(BIN)/python bench/load.py
 
 clean:
