@@ -260,23 +260,34 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
 
 
 def drop_handshake(websocket: WebSocket) -> None:
-    """Let go of the handshake once the socket is accepted. uvicorn's protocol
-    (``websockets-sansio``, the default) keeps the HTTP request and the 101 response
-    (their headers parsed) for as long as the socket lives, about 1 KiB each, and
-    never reads them again after the accept: with four sockets a table that is a
-    good part of what a table's sockets cost. Only those two objects of that protocol
-    are dropped; any other server is left as it is."""
+    """Let go of the handshake once the socket is accepted and what the table needs
+    of it was read (the origin, the seat token, the host's cookie, the language).
+
+    - uvicorn's protocol (``websockets-sansio``, the default) keeps the HTTP request
+      and the 101 response (their headers parsed) for as long as the socket lives,
+      about 1 KiB each, and never reads them again after the accept. Only those two
+      objects of that protocol are dropped; any other server is left as it is.
+    - The scope keeps the request's headers, and Starlette the headers and cookies
+      it parsed from them: about 2.7 KB for a phone's browser (its user agent,
+      languages, cookies). Nothing reads them after this (the server logs the
+      client's address and the path, which stay): the scope's headers become empty.
+
+    With four sockets a table that is a good part of what a table's sockets cost."""
     protocol = getattr(getattr(websocket, "_send", None), "__self__", None)
     for name in ("request", "response"):
         if isinstance(getattr(protocol, name, None), Request | Response):
             setattr(protocol, name, None)
+    websocket.scope["headers"] = []
+    for parsed in ("_headers", "_cookies"):  # Starlette's copies, made when first read
+        websocket.__dict__.pop(parsed, None)
 
 
 async def _serve(websocket: WebSocket, service: RoomService, room: Room,
                  seat: int | None) -> None:
     await websocket.accept()
+    host_token = websocket.cookies.get(HOST_COOKIE)
     drop_handshake(websocket)
-    conn = Connection(websocket, service, room, seat, websocket.cookies.get(HOST_COOKIE))
+    conn = Connection(websocket, service, room, seat, host_token)
     room.listeners.add(conn.notify)
     service.chat.subscribe(room.id, conn.on_chat)
     service.connected(room, seat)

@@ -202,8 +202,10 @@ def test_the_others_see_who_is_at_the_table_without_any_move_going_stale(
 
 def test_the_handshake_is_let_go_once_the_socket_is_accepted() -> None:
     """uvicorn's websockets protocol keeps the handshake's request and 101 response
-    for the socket's life; the table socket drops those two (and nothing else, and
-    nothing of a server whose objects are of other kinds)."""
+    for the socket's life; the table socket drops those two (and nothing else of a
+    server whose objects are of other kinds), and the request's headers in the scope
+    with Starlette's parsed headers and cookies (read before: nothing reads them
+    after)."""
     from starlette.websockets import WebSocket
     from websockets.datastructures import Headers
     from websockets.http11 import Request, Response
@@ -222,10 +224,20 @@ def test_the_handshake_is_let_go_once_the_socket_is_accepted() -> None:
 
     sansio = Protocol(Request("/r/x/ws", Headers({"Host": "h"})),
                       Response(101, "Switching Protocols", Headers()))
-    drop_handshake(WebSocket({"type": "websocket"}, sansio.receive, sansio.send))
+    scope = {"type": "websocket", "path": "/r/x/ws", "client": ("10.0.0.7", 5000),
+             "headers": [(b"host", b"h"), (b"cookie", b"stammtisch_host=abc; lang=de"),
+                         (b"user-agent", b"Mozilla/5.0 (Linux; Android 14)")]}
+    websocket = WebSocket(scope, sansio.receive, sansio.send)
+    assert websocket.cookies == {"stammtisch_host": "abc", "lang": "de"}  # read first
+    assert websocket.headers["user-agent"].startswith("Mozilla")
+    drop_handshake(websocket)
     assert sansio.request is None and sansio.response is None
     assert sansio.scope == {"type": "websocket"}
+    assert scope["headers"] == [] and scope["path"] == "/r/x/ws"  # what the log needs stays
+    assert scope["client"] == ("10.0.0.7", 5000)
+    assert "_headers" not in websocket.__dict__ and "_cookies" not in websocket.__dict__
+    assert websocket.cookies == {}
 
     other = Protocol("a request of another kind", {"status": 101})
-    drop_handshake(WebSocket({"type": "websocket"}, other.receive, other.send))
+    drop_handshake(WebSocket({"type": "websocket", "headers": []}, other.receive, other.send))
     assert other.request == "a request of another kind" and other.response == {"status": 101}
