@@ -419,6 +419,16 @@ class Result:
     def rss_per_table(self) -> float:
         return (self.rss_after - self.rss_before) / self.tables
 
+    @property
+    def cpu_per_action(self) -> float:
+        """Server CPU seconds per action that arrived at every seat."""
+        return self.server_cpu / max(self.rate, 1e-9)
+
+
+def cpu_ratio(real: Result, bare: Result) -> float:
+    """Bare server CPU per action / real server CPU per action."""
+    return bare.cpu_per_action / max(real.cpu_per_action, 1e-9)
+
 
 def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profile: str,
           label: str, rss_before: int, setup_s: float) -> Result:
@@ -546,7 +556,7 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
             ("  of which event loop / other threads (database)",
              f"{100 * r.loop_cpu:.0f}% / {100 * (r.server_cpu - r.loop_cpu):.0f}%"),
             ("server CPU per action: all / other threads",
-             f"{1000 * r.server_cpu / max(r.rate, 1e-9):.2f} / "
+             f"{1000 * r.cpu_per_action:.2f} / "
              f"{1000 * (r.server_cpu - r.loop_cpu) / max(r.rate, 1e-9):.2f} ms"),
             ("client CPU per process (100% = one core)",
              " ".join(f"{100 * c:.0f}%" for c in r.client_cpu)
@@ -569,9 +579,7 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
     if bare:
         print(f"ratio stammtisch / bare actions/s: {ratio}")
         # CPU per action moves least when neighbours take the machine's cores
-        cpu_ratio = (bare.server_cpu / max(bare.rate, 1e-9)) / max(
-            real.server_cpu / max(real.rate, 1e-9), 1e-9)
-        print(f"ratio bare / stammtisch server CPU per action: {cpu_ratio:.2f}")
+        print(f"ratio bare / stammtisch server CPU per action: {cpu_ratio(real, bare):.2f}")
     profile = (f"paced {args.interval:g} s" if args.profile == "paced" else "saturated")
     print()
     print("| profile | database | tables | actions/s | p50 / p95 / p99 ms | server CPU "
@@ -580,7 +588,7 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
     print(f"| {profile} | {db_kind} | {real.tables} | {real.rate:.0f} | "
           f"{real.pct(0.5):.0f} / {real.pct(0.95):.0f} / {real.pct(0.99):.0f} | "
           f"{100 * real.server_cpu:.0f}% | "
-          f"{1000 * real.server_cpu / max(real.rate, 1e-9):.1f} ms | "
+          f"{1000 * real.cpu_per_action:.1f} ms | "
           f"{real.rss_per_table:.0f} KiB | "
           f"{f'{bare.rate:.0f}' if bare else '-'} | {ratio} | {load_average()} |")
 
@@ -619,6 +627,7 @@ def main() -> None:
         raise SystemExit("--rounds is 1..20")
     raise_fd_limit()
     with_bare = (saturated and not args.no_bare) or args.bare
+    bare_args = argparse.Namespace(**{**vars(args), "profile": "saturated"})
     rounds: list[tuple[Result, Result | None]] = []
     for n in range(args.rounds):
         with tempfile.TemporaryDirectory(prefix="stammtisch-bench-") as tmp:
@@ -627,13 +636,11 @@ def main() -> None:
             # rounds alternate which server goes first, so a drift of the machine's
             # speed during the rounds falls on both alike
             if with_bare and n % 2:
-                bare = run_bare(argparse.Namespace(**{**vars(args), "profile": "saturated"}),
-                                workdir, rounds[0][0].frame_bytes or 5600)
+                bare = run_bare(bare_args, workdir, rounds[0][0].frame_bytes or 5600)
             with database(args.database_url, workdir) as db_url:
                 real = run_real(args, db_url, workdir)
             if with_bare and bare is None:
-                bare = run_bare(argparse.Namespace(**{**vars(args), "profile": "saturated"}),
-                                workdir, real.frame_bytes or 5600)
+                bare = run_bare(bare_args, workdir, real.frame_bytes or 5600)
         if args.rounds > 1:
             print(f"round {n + 1} of {args.rounds}:")
         report(args, real, bare)
@@ -651,13 +658,12 @@ def summary(rounds: list[tuple[Result, Result | None]]) -> None:
     real = [r for r, _ in rounds]
     print(f"  stammtisch actions/s {med(r.rate for r in real):.0f}, "
           f"p99 {med(r.pct(0.99) for r in real):.1f} ms, "
-          f"CPU per action {med(1000 * r.server_cpu / max(r.rate, 1e-9) for r in real):.2f} ms, "
+          f"CPU per action {med(1000 * r.cpu_per_action for r in real):.2f} ms, "
           f"RSS per table {med(r.rss_per_table for r in real):.0f} KiB")
     pairs = [(r, b) for r, b in rounds if b is not None]
     if pairs:
         ratios = [r.rate / b.rate for r, b in pairs]
-        cpu = [(b.server_cpu / max(b.rate, 1e-9)) / max(r.server_cpu / max(r.rate, 1e-9), 1e-9)
-               for r, b in pairs]
+        cpu = [cpu_ratio(r, b) for r, b in pairs]
         print(f"  bare actions/s {med(b.rate for _, b in pairs):.0f}")
         print(f"  ratio stammtisch / bare actions/s: median {med(ratios):.2f} "
               f"(rounds: {' '.join(f'{x:.2f}' for x in ratios)})")
