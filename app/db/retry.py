@@ -14,6 +14,7 @@ on the table) and resuming from the last saved step once the database answers.
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import exc as sa_exc
@@ -71,14 +72,21 @@ def hiccup(attempt: int, error: BaseException | None) -> None:
                 str(error).splitlines()[0][:200] if error else "")
 
 
+def pause(attempt: int) -> float:
+    """Seconds to wait after failed attempt ``attempt`` (1, 2, ...): exponential
+    from ``FIRST_WAIT_S`` with jitter, at most ``MAX_WAIT_S``."""
+    wait = wait_exponential_jitter(multiplier=FIRST_WAIT_S, max=MAX_WAIT_S)
+    return float(wait(SimpleNamespace(attempt_number=attempt)))  # type: ignore[arg-type]
+
+
 def retrying(attempts: int = ATTEMPTS, tried: int = 0) -> Retrying:
     """The attempts left of ``attempts`` when ``tried`` were made already (counted on
-    in the log)."""
+    in the log and in the backoff)."""
     def before_sleep(state: RetryCallState) -> None:
         hiccup(state.attempt_number + tried,
                state.outcome.exception() if state.outcome else None)
 
     return Retrying(retry=retry_if_exception(is_transient),
                     stop=stop_after_attempt(attempts - tried),
-                    wait=wait_exponential_jitter(multiplier=FIRST_WAIT_S, max=MAX_WAIT_S),
+                    wait=lambda state: pause(state.attempt_number + tried),
                     before_sleep=before_sleep, reraise=True)

@@ -134,7 +134,7 @@ class Database:
                 if not is_transient(exc):
                     raise
                 retry.hiccup(1, exc)
-                time.sleep(retry.FIRST_WAIT_S)
+                time.sleep(retry.pause(1))
             for attempt in retrying(tried=1):
                 with attempt:
                     return self._transaction(fn, kwargs)

@@ -101,6 +101,37 @@ def test_each_retried_attempt_is_logged_with_its_number(
         "database hiccup (attempt 1 of 3)", "database hiccup (attempt 2 of 3)"]
 
 
+def test_the_pauses_between_attempts_grow_from_the_first(
+        service: RoomService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first attempt runs outside tenacity (``Database.run_sync``); the pauses
+    still follow one backoff: after attempt 1 the first pause, after attempt 2 twice
+    that (jitter set to nothing here)."""
+    import random
+    import time
+
+    slept: list[float] = []
+    real_sleep = time.sleep
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        real_sleep(seconds)
+
+    monkeypatch.setattr(random, "uniform", lambda a, b: a)
+    monkeypatch.setattr(time, "sleep", sleep)
+
+    async def scenario() -> None:
+        room_id, _ = await _table(service)
+        room = service.get(room_id)
+        db = service.db
+        assert isinstance(db, FlakyDatabase)
+        db.failures = 2
+        await service.act(room_id, 0, room.state(0)["legal"][0], room.version)
+        db.close()
+
+    run(scenario())
+    assert slept == [pytest.approx(0.001), pytest.approx(0.002)]
+
+
 def test_a_long_outage_shows_a_notice_then_the_table_resumes_by_itself(
         service: RoomService) -> None:
     async def scenario() -> None:
