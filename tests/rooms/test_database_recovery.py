@@ -83,19 +83,25 @@ def test_a_short_hiccup_is_retried_unseen(service: RoomService) -> None:
     run(scenario())
 
 
-def test_each_retried_attempt_is_logged_with_its_number(
-        service: RoomService, caplog: pytest.LogCaptureFixture) -> None:
+def _move_through_failures(service: RoomService, failures: int) -> None:
+    """Open a table and make its first move while the database fails ``failures``
+    times first."""
     async def scenario() -> None:
         room_id, _ = await _table(service)
         room = service.get(room_id)
         db = service.db
         assert isinstance(db, FlakyDatabase)
-        db.failures = 2
-        with caplog.at_level("WARNING", logger="stammtisch.db"):
-            await service.act(room_id, 0, room.state(0)["legal"][0], room.version)
+        db.failures = failures
+        await service.act(room_id, 0, room.state(0)["legal"][0], room.version)
         db.close()
 
     run(scenario())
+
+
+def test_each_retried_attempt_is_logged_with_its_number(
+        service: RoomService, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING", logger="stammtisch.db"):
+        _move_through_failures(service, 2)
     hiccups = [r.getMessage() for r in caplog.records if "hiccup" in r.getMessage()]
     assert [m.split(", retrying")[0] for m in hiccups] == [
         "database hiccup (attempt 1 of 3)", "database hiccup (attempt 2 of 3)"]
@@ -118,17 +124,7 @@ def test_the_pauses_between_attempts_grow_from_the_first(
 
     monkeypatch.setattr(random, "uniform", lambda a, b: a)
     monkeypatch.setattr(time, "sleep", sleep)
-
-    async def scenario() -> None:
-        room_id, _ = await _table(service)
-        room = service.get(room_id)
-        db = service.db
-        assert isinstance(db, FlakyDatabase)
-        db.failures = 2
-        await service.act(room_id, 0, room.state(0)["legal"][0], room.version)
-        db.close()
-
-    run(scenario())
+    _move_through_failures(service, 2)
     assert slept == [pytest.approx(0.001), pytest.approx(0.002)]
 
 
