@@ -12,6 +12,7 @@ from sqlalchemy import bindparam, delete, func, insert, inspect, select, text, u
 from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import ActionRow, ChatRow, DealResultRow, LedgerRow, MatchRow, SeatRow
+from app.db.session import pipeline
 
 
 def token_hash(token: str) -> str:
@@ -272,16 +273,20 @@ def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, 
         values.update(status="finished", finished_at=stamp, final_scores=finished[0],
                       winners=finished[1])
     conn = session.connection()
-    conn.execute(_INSERT_ACTION, {"match_id": match_id, "seq": seq, "seat": seat,
-                                  "action": action, "events": events, "created_at": stamp})
-    conn.execute(_UPDATE_MATCH, {"step_match_id": match_id, **values})
+    with pipeline(session):  # neither needs an answer: on PostgreSQL one round trip
+        conn.execute(_INSERT_ACTION, {"match_id": match_id, "seq": seq, "seat": seat,
+                                      "action": action, "events": events,
+                                      "created_at": stamp})
+        conn.execute(_UPDATE_MATCH, {"step_match_id": match_id, **values})
 
 
 # the hot statements of record_step, built once; an UPDATE without .values() sets the
-# columns named by its parameters (SQLAlchemy caches one compiled form per key set)
+# columns named by its parameters (SQLAlchemy caches one compiled form per key set).
+# The INSERT is inline: nothing reads the new row's key, so PostgreSQL is not asked to
+# return it, and the step's statements can go out together (app.db.session.pipeline)
 _ACTIONS = ActionRow.metadata.tables[ActionRow.__tablename__]
 _MATCHES = MatchRow.metadata.tables[MatchRow.__tablename__]
-_INSERT_ACTION = insert(_ACTIONS)
+_INSERT_ACTION = insert(_ACTIONS).inline()
 _UPDATE_MATCH = update(_MATCHES).where(_MATCHES.c.id == bindparam("step_match_id"))
 
 

@@ -300,3 +300,85 @@ def test_a_failed_transaction_gives_up_its_connection(db_url: str) -> None:
         assert _version(db, "ra") == 2 and len(db._kept) == 1 and db._kept[0] is not first
     finally:
         db.close()
+
+
+def _pipeline_states(db: Database) -> list[str]:
+    """Record, for every statement the database thread's connection runs, whether
+    psycopg was in pipeline mode then (an SQLite connection has no such mode)."""
+    from sqlalchemy import event
+
+    states: list[str] = []
+
+    @event.listens_for(db.engine, "before_cursor_execute")
+    def seen(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        pgconn = getattr(conn.connection.driver_connection, "pgconn", None)
+        if pgconn is None:
+            mode = "none"
+        else:
+            from psycopg.pq import PipelineStatus
+
+            mode = PipelineStatus(pgconn.pipeline_status).name
+        states.append(f"{statement.split()[0]} {mode}")
+
+    return states
+
+
+def test_on_postgresql_the_statements_of_a_step_go_out_in_one_pipeline(db_url: str) -> None:
+    """PostgreSQL: the statements of a step, lone or in a group, are sent in psycopg's
+    pipeline mode (their answers come back together, not one round trip each); a
+    read is not. SQLite has no pipeline and writes as before."""
+    db = Database(db_url)
+    _rooms(db)
+    states = _pipeline_states(db)
+
+    async def scenario() -> None:
+        await db.write(repo.record_step, **_step("ra", 1))
+        await asyncio.gather(*(db.write(repo.record_step, **_step(r, 1)) for r in ROOMS[1:]))
+
+    try:
+        run(scenario())
+        steps = states[:]
+        _version(db, "ra")  # a read: never pipelined
+        reads = states[len(steps):]
+        assert (db.write_commits, db.written_steps) == (2, 5)
+        assert [s.split()[0] for s in steps] == ["INSERT", "UPDATE"] * 5
+        if db_url.startswith("sqlite"):
+            assert {s.split()[1] for s in steps} == {"none"}
+        else:
+            assert {s.split()[1] for s in steps} == {"ON"}
+            assert reads and {s.split()[1] for s in reads} == {"OFF"}
+    finally:
+        db.close()
+
+
+@pytest.mark.postgres
+def test_a_pipelined_step_whose_connection_dies_is_retried_on_a_new_one(
+        tmp_path: Any) -> None:
+    """The database thread's connection is killed by the server between two steps:
+    the next step's pipeline fails with a lost connection, which counts as transient
+    (raised as SQLAlchemy raises it, not as psycopg's own error), so it is written
+    again on a fresh connection and lands, once."""
+    from tests.conftest import make_db_url, migrate
+
+    urls = make_db_url("postgresql", tmp_path)
+    url = next(urls)
+    try:
+        migrate(url)
+        db = Database(url)
+        _rooms(db, ("ra",))
+        try:
+            db.run_sync(repo.record_step, **_step("ra", 1))
+            first = db._kept[0]
+            pid = first.connection.driver_connection.info.backend_pid  # type: ignore[union-attr]
+            with db.engine.connect() as other:
+                other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+                other.commit()
+            db.run_sync(repo.record_step, **_step("ra", 2))
+            assert first not in db._kept and len(db._kept) == 1
+            assert _version(db, "ra") == 2
+            log = db.run_sync(repo.action_log, match_id="ra")
+            assert [a.seq for a in log] == [1, 2]
+        finally:
+            db.close()
+    finally:
+        next(urls, None)
