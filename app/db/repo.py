@@ -6,13 +6,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import groupby
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, inspect, select, text, update
 from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import ActionRow, ChatRow, DealResultRow, LedgerRow, MatchRow, SeatRow
-from app.db.session import pipeline
+from app.db.session import batched, pipeline
 
 
 def token_hash(token: str) -> str:
@@ -257,7 +258,32 @@ def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, 
     built once (an INSERT and an UPDATE), run on the session's connection with their
     parameters: no ORM unit of work, no statement built or cache key computed per
     call, and the stored snapshot is never loaded back. Several rooms' steps may
-    share one transaction (``Database.write``)."""
+    share one transaction (``Database.write``), and then their statements are run
+    together (:func:`record_steps`)."""
+    _write_steps(session, [_step_rows(
+        session, match_id=match_id, seq=seq, seat=seat, action=action, events=events,
+        snapshot=snapshot, deals=deals, started=started, start_chips=start_chips,
+        finished=finished)])
+
+
+def record_steps(session: Session, steps: list[dict[str, Any]]) -> list[None]:
+    """:func:`record_step` for several steps (each its keyword arguments), in order, in
+    the caller's transaction: what each does beyond the two hot statements first,
+    then one INSERT of all their log rows and the UPDATEs of their matches, each
+    statement run once with every step's parameters (SQLAlchemy's executemany: on
+    SQLite one loop in the driver, on PostgreSQL one pipeline)."""
+    _write_steps(session, [_step_rows(session, **step) for step in steps])
+    return [None] * len(steps)
+
+
+def _step_rows(session: Session, *, match_id: str, seq: int, seat: int | None, action: str,
+               events: list[dict[str, Any]], snapshot: dict[str, Any] | str,
+               deals: list[DealRecord], started: bool = False,
+               start_chips: list[int] | None = None,
+               finished: tuple[list[int], list[int]] | None = None,
+               ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One step's start chips and deals written (the ORM, rare), and the parameters of
+    its two hot statements: the log row, the match's new values."""
     stamp = now()
     if start_chips is not None:
         record_start_chips(session, match_id=match_id, chips=start_chips)
@@ -266,18 +292,29 @@ def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, 
                     scores_after=deal.scores_after, transfers=deal.transfers,
                     chips_after=deal.chips_after, pot_after=deal.pot_after,
                     chips_total=deal.chips_total)
-    values: dict[str, Any] = {"snapshot": snapshot, "version": seq, "last_active": stamp}
+    values: dict[str, Any] = {"step_match_id": match_id, "snapshot": snapshot,
+                              "version": seq, "last_active": stamp}
     if started:
         values.update(status="playing", started_at=stamp)
     if finished is not None:
         values.update(status="finished", finished_at=stamp, final_scores=finished[0],
                       winners=finished[1])
+    return ({"match_id": match_id, "seq": seq, "seat": seat, "action": action,
+             "events": events, "created_at": stamp}, values)
+
+
+def _write_steps(session: Session, steps: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
+    """The hot statements of ``steps``: every log row, then the matches' UPDATEs in
+    order, one executemany per run of steps that set the same columns (a start or an
+    end of a match sets more). None needs an answer: on PostgreSQL they all go out
+    in one pipeline, one round trip."""
     conn = session.connection()
-    with pipeline(session):  # neither needs an answer: on PostgreSQL one round trip
-        conn.execute(_INSERT_ACTION, {"match_id": match_id, "seq": seq, "seat": seat,
-                                      "action": action, "events": events,
-                                      "created_at": stamp})
-        conn.execute(_UPDATE_MATCH, {"step_match_id": match_id, **values})
+    with pipeline(session):
+        rows = [row for row, _ in steps]
+        conn.execute(_INSERT_ACTION, rows if len(rows) > 1 else rows[0])
+        for _, same in groupby((values for _, values in steps), key=tuple):
+            run = list(same)
+            conn.execute(_UPDATE_MATCH, run if len(run) > 1 else run[0])
 
 
 # the hot statements of record_step, built once; an UPDATE without .values() sets the
@@ -288,6 +325,7 @@ _ACTIONS = ActionRow.metadata.tables[ActionRow.__tablename__]
 _MATCHES = MatchRow.metadata.tables[MatchRow.__tablename__]
 _INSERT_ACTION = insert(_ACTIONS).inline()
 _UPDATE_MATCH = update(_MATCHES).where(_MATCHES.c.id == bindparam("step_match_id"))
+batched(record_step, record_steps)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import groupby
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -322,9 +324,30 @@ def _pipelines() -> bool:
     return bool(psycopg.Pipeline.is_supported())
 
 
+Many = Callable[[Session, list[dict[str, Any]]], list[Any]]
+#: a write function -> one that does the same for several calls at once (each call's
+#: keyword arguments, in order; their results in order), used for a group's run of
+#: calls of that function
+_BATCHED: dict[Callable[..., Any], Many] = {}
+
+
+def batched(fn: Callable[..., Any], many: Many) -> None:
+    """Register ``many`` as ``fn`` for several calls at once (see ``_each``)."""
+    _BATCHED[fn] = many
+
+
 def _each(session: Session, group: list[_Write]) -> list[Any]:
-    """Every step of a group, in the caller's transaction."""
-    return [w.fn(session, **w.kwargs) for w in group]
+    """Every step of a group, in the caller's transaction: a run of calls of a
+    function with a batched form (:func:`batched`) as one call of that."""
+    out: list[Any] = []
+    for fn, same in groupby(group, key=attrgetter("fn")):
+        run = list(same)
+        many = _BATCHED.get(fn)
+        if many is not None and len(run) > 1:
+            out += many(session, [w.kwargs for w in run])
+        else:
+            out += [fn(session, **w.kwargs) for w in run]
+    return out
 
 
-__all__ = ["Database", "JSONText", "Session", "make_engine", "normalize_url", "pipeline"]
+__all__ = ["Database", "JSONText", "Session", "make_engine", "batched", "normalize_url", "pipeline"]

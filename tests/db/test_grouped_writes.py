@@ -310,7 +310,8 @@ def _pipeline_states(db: Database) -> list[str]:
     states: list[str] = []
 
     @event.listens_for(db.engine, "before_cursor_execute")
-    def seen(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+    def seen(conn: Any, cursor: Any, statement: str, params: Any, context: Any,
+             executemany: bool) -> None:
         pgconn = getattr(conn.connection.driver_connection, "pgconn", None)
         if pgconn is None:
             mode = "none"
@@ -318,15 +319,17 @@ def _pipeline_states(db: Database) -> list[str]:
             from psycopg.pq import PipelineStatus
 
             mode = PipelineStatus(pgconn.pipeline_status).name
-        states.append(f"{statement.split()[0]} {mode}")
+        states.append(f"{statement.split()[0]} {mode}{' many' if executemany else ''}")
 
     return states
 
 
-def test_on_postgresql_the_statements_of_a_step_go_out_in_one_pipeline(db_url: str) -> None:
-    """PostgreSQL: the statements of a step, lone or in a group, are sent in psycopg's
-    pipeline mode (their answers come back together, not one round trip each); a
-    read is not. SQLite has no pipeline and writes as before."""
+def test_a_group_is_one_insert_and_one_update_and_pipelined_on_postgresql(
+        db_url: str) -> None:
+    """The steps of a group are written by one INSERT and one UPDATE, each run with
+    every step's parameters (executemany). On PostgreSQL a step's or a group's
+    statements are sent in psycopg's pipeline mode (their answers come back
+    together, not one round trip each); a read is not. SQLite has no pipeline."""
     db = Database(db_url)
     _rooms(db)
     states = _pipeline_states(db)
@@ -341,12 +344,13 @@ def test_on_postgresql_the_statements_of_a_step_go_out_in_one_pipeline(db_url: s
         _version(db, "ra")  # a read: never pipelined
         reads = states[len(steps):]
         assert (db.write_commits, db.written_steps) == (2, 5)
-        assert [s.split()[0] for s in steps] == ["INSERT", "UPDATE"] * 5
-        if db_url.startswith("sqlite"):
-            assert {s.split()[1] for s in steps} == {"none"}
-        else:
-            assert {s.split()[1] for s in steps} == {"ON"}
-            assert reads and {s.split()[1] for s in reads} == {"OFF"}
+        mode = "none" if db_url.startswith("sqlite") else "ON"
+        assert steps == [f"INSERT {mode}", f"UPDATE {mode}",  # the lone step
+                         f"INSERT {mode} many", f"UPDATE {mode} many"]  # the group of 4
+        assert [_version(db, r) for r in ROOMS] == [1] * len(ROOMS)
+        log = db.run_sync(repo.action_log, match_id="re")
+        assert [(a.seq, a.action) for a in log] == [(1, "play:re1")]
+        assert reads and {s.split()[1] for s in reads} == {"none" if mode == "none" else "OFF"}
     finally:
         db.close()
 
@@ -382,3 +386,29 @@ def test_a_pipelined_step_whose_connection_dies_is_retried_on_a_new_one(
             db.close()
     finally:
         next(urls, None)
+
+
+def test_steps_written_together_keep_their_order_and_their_own_columns(db_url: str) -> None:
+    """One room's start and next step, another's step and end, interleaved in one
+    batch: each UPDATE sets its own columns (a start and an end set more) and a
+    room's later step wins, as if they had been written one by one."""
+    db = Database(db_url)
+    _rooms(db, ("ra", "rb"))
+    steps = [{**_step("ra", 1), "started": True}, _step("rb", 1), _step("ra", 2),
+             {**_step("rb", 2), "finished": ([3, 1, 0, 0], [0])}]
+    try:
+        assert db.run_sync(repo.record_steps, steps=steps) == [None] * 4
+        for room in ("ra", "rb"):
+            saved = db.run_sync(repo.open_match, match_id=room)
+            assert saved is not None
+            assert (saved.version, saved.snapshot) == (2, {"room": room, "at": 2})
+        ra, rb = (db.run_sync(repo.get_match, match_id=r) for r in ("ra", "rb"))
+        assert ra is not None and rb is not None
+        assert (ra.status, ra.finished_at) == ("playing", None) and ra.started_at is not None
+        assert (rb.status, rb.started_at) == ("finished", None)
+        assert (rb.final_scores, rb.winners) == ([3, 1, 0, 0], [0])
+        for room in ("ra", "rb"):
+            log = db.run_sync(repo.action_log, match_id=room)
+            assert [a.action for a in log] == [f"play:{room}1", f"play:{room}2"]
+    finally:
+        db.close()
