@@ -292,7 +292,7 @@ class MemoExtension(Extension):
                 reads = view._reads
                 reads.keys.update(found.read)
                 reads.all = reads.all or found.whole is not None
-            return Markup(found.html)
+            return str.__new__(Markup, found.html)  # kept HTML: no check to make
         if view is not None:
             outer = view._reads
             inner = view._reads = Reads()
@@ -307,4 +307,4 @@ class MemoExtension(Extension):
             part = Part(language, values, {}, None, marked(caller()))
         store.drawn += 1
         store.keep(where, part)
-        return Markup(part.html)
+        return str.__new__(Markup, part.html)
