@@ -12,11 +12,13 @@ own answer only after the commit that holds its step. If a group fails, each of
 its steps is written again alone (with the usual retries), so one room's failure
 stays that room's, exactly as without grouping.
 
-On PostgreSQL the statements of a step that need no answer go out together in
-psycopg's pipeline mode (:func:`pipeline`): a step then costs one round trip
-instead of two, and the group one more for its commit. Each round trip is a wait on
-the database thread, and a wait in a busy process is also a wait for the
-interpreter's lock.
+A group's steps are written together where the write function has a form for
+several calls (:func:`batched`; the steps' ``repo.record_steps``: one INSERT and one
+UPDATE for all of them). On PostgreSQL statements that need no answer go out
+together in psycopg's pipeline mode (:func:`pipeline`): a step, or a whole group,
+then costs one round trip and one more for the commit, instead of one per
+statement. Each round trip is a wait on the database thread, and a wait in a busy
+process is also a wait for the interpreter's lock.
 """
 
 from __future__ import annotations
