@@ -14,7 +14,8 @@ RUN npm ci --no-audit --no-fund --ignore-scripts \
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     DATABASE_URL=sqlite:////data/stammtisch.db \
-    HOST=0.0.0.0 PORT=8000
+    HOST=0.0.0.0 PORT=8000 \
+    WS_COMPRESSION=true
 WORKDIR /app
 COPY pyproject.toml babel.cfg ./
 COPY app ./app

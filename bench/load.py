@@ -35,9 +35,18 @@ back in each round (alternating which goes first), and the medians follow, with 
 median of the rounds' ratios: the machine's speed drifts, and a round compares two
 servers under the same drift.
 
+The clients offer permessage-deflate, as browsers do; ``--ws-compression`` says
+whether the servers take it (``WS_COMPRESSION``): ``off`` (the default, as every
+figure before it was measured), ``on`` (a server with the app's default), or
+``both``: each round runs the real server with and without it, back to back
+(alternating which goes first, no bare server), and the medians of the rounds'
+ratios on/off follow (CPU per action, bytes on the wire per action and seat, RSS per
+table). "wire" is every byte the clients read off their sockets while they play
+(frame headers included), divided by the actions that arrived and the four seats.
+
 Usage: python bench/load.py [--profile paced|saturated] [--tables N] [--duration S]
        [--interval S] [--client-procs P] [--no-bare] [--database-url postgresql://...]
-       [--rounds N]
+       [--rounds N] [--ws-compression off|on|both]
 Only 127.0.0.1 is contacted.
 """
 
@@ -147,17 +156,16 @@ def database(url: str | None, workdir: Path) -> Iterator[str]:
 class BareServer(Server):
     """``bench/bare_app.py`` under uvicorn with the flags of ``scripts/serve.sh``."""
 
-    def __init__(self, log_path: Path, frame_bytes: int) -> None:
-        super().__init__("sqlite://", log_path, env={"BARE_FRAME_BYTES": str(frame_bytes)})
+    def __init__(self, log_path: Path, frame_bytes: int, compress: bool) -> None:
+        super().__init__("sqlite://", log_path, env={"BARE_FRAME_BYTES": str(frame_bytes),
+                                                    **compression_env(compress)})
 
     def start(self) -> Server:
         import subprocess
 
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "bench.bare_app:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--ws-max-size", "65536",
-             "--ws-per-message-deflate", "false", "--log-level", "warning"],
+            [*self.uvicorn_args("bench.bare_app:app"), "--log-level", "warning"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -209,6 +217,17 @@ def bare_tables(count: int) -> list[TableSetup]:
 
 
 # ----- the client: one table's four seats -----------------------------------------
+class CountingConnection(ClientConnection):
+    """A client connection (websockets' ``create_connection`` hook) that counts the
+    bytes it is handed off its socket: what went over the wire, compressed or not."""
+
+    received = 0  # every connection of this client process
+
+    def data_received(self, data: bytes) -> None:
+        CountingConnection.received += len(data)
+        super().data_received(data)
+
+
 class Seat:
     """One seat's socket and what it was pushed, fragment by fragment (a push may
     carry every fragment or only the changed ones)."""
@@ -243,6 +262,7 @@ class Stats:
     stuck: int = 0  # tables where no seat had an action to take for ACTION_TIMEOUT
     frames: int = 0
     frame_bytes: list[int] = field(default_factory=list)  # a sample
+    wire_bytes: int = 0  # read off the sockets while playing
     errors: list[str] = field(default_factory=list)
 
 
@@ -258,7 +278,7 @@ class TableClient:
         for seat, token in zip(self.seats, self.setup.tokens, strict=True):
             seat.ws = await connect(self.url, additional_headers={
                 "Authorization": f"Bearer {token}"}, max_size=2**22, open_timeout=60,
-                proxy=None, compression=None)
+                proxy=None, compression="deflate", create_connection=CountingConnection)
             seat.take(str(await asyncio.wait_for(seat.ws.recv(), 60)))
 
     async def listen(self, seat: Seat, stats: Stats) -> None:
@@ -360,10 +380,12 @@ async def client_main(conn: Connection, ws_base: str, setups: list[TableSetup],
     conn.recv()  # go
     stats = Stats()
     cpu0, t0 = own_cpu_seconds(), time.perf_counter()
+    wire0 = CountingConnection.received
     results = await asyncio.gather(
         *(t.play(profile, interval, t0 + duration, stats) for t in tables),
         return_exceptions=True)
     wall, cpu = time.perf_counter() - t0, own_cpu_seconds() - cpu0
+    stats.wire_bytes = CountingConnection.received - wire0
     stats.errors = [repr(r) for r in results if isinstance(r, BaseException)][:5]
     conn.send(("done", stats, wall, cpu))
     conn.recv()  # close
@@ -395,6 +417,7 @@ class Result:
     latencies_ms: list[float]
     frames: int
     frame_bytes: int  # median
+    wire_bytes: int  # read off the clients' sockets while playing
     server_cpu: float  # share of one core under play
     loop_cpu: float  # of which the main thread (the event loop)
     client_cpu: list[float]  # per client process, share of one core
@@ -423,6 +446,11 @@ class Result:
     def cpu_per_action(self) -> float:
         """Server CPU seconds per action that arrived at every seat."""
         return self.server_cpu / max(self.rate, 1e-9)
+
+    @property
+    def wire_per_push(self) -> float:
+        """Bytes on the wire per action and seat."""
+        return self.wire_bytes / max(self.done, 1) / PLAYERS
 
 
 def cpu_ratio(real: Result, bare: Result) -> float:
@@ -484,18 +512,24 @@ def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profi
         sent=sum(s.sent for s in stats), refused=sum(s.refused for s in stats),
         lost=sum(s.lost for s in stats), stuck=sum(s.stuck for s in stats), latencies_ms=lat,
         frames=sum(s.frames for s in stats),
-        frame_bytes=int(statistics.median(sizes)) if sizes else 0, server_cpu=server_cpu,
+        frame_bytes=int(statistics.median(sizes)) if sizes else 0,
+        wire_bytes=sum(s.wire_bytes for s in stats), server_cpu=server_cpu,
         loop_cpu=loop_cpu,
         client_cpu=[d[3] / d[2] for d in done], rss_before=rss_before, rss_open=rss_open,
         rss_after=rss_after, setup_s=setup_s, connect_s=connect_s,
         errors=[e for s in stats for e in s.errors])
 
 
-def run_real(args: argparse.Namespace, db_url: str, workdir: Path) -> Result:
+def compression_env(on: bool) -> dict[str, str]:
+    return {"WS_COMPRESSION": "true" if on else "false"}
+
+
+def run_real(args: argparse.Namespace, db_url: str, workdir: Path,
+             compress: bool = False) -> Result:
     srv = Server(db_url, workdir / "server.log", env={
         "LOG_LEVEL": "warning", "MAX_SOCKETS_PER_CLIENT": "1000000",
         "MAX_OPEN_ROOMS": "1000000", "RATE_ROOMS": "1000000/minute",
-        "RATE_JOINS": "1000000/minute"})
+        "RATE_JOINS": "1000000/minute", **compression_env(compress)})
     srv.start()
     assert srv.proc is not None
     failed = True
@@ -521,7 +555,7 @@ def run_real(args: argparse.Namespace, db_url: str, workdir: Path) -> Result:
 
 
 def run_bare(args: argparse.Namespace, workdir: Path, frame_bytes: int) -> Result:
-    srv = BareServer(workdir / "bare.log", frame_bytes)
+    srv = BareServer(workdir / "bare.log", frame_bytes, args.ws_compression == "on")
     srv.start()
     assert srv.proc is not None
     try:
@@ -552,6 +586,7 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
              f"{r.pct(0.5):.1f} / {r.pct(0.95):.1f} / {r.pct(0.99):.1f} / "
              f"{max(r.latencies_ms, default=float('nan')):.1f} ms"),
             ("frames/s, median frame", f"{r.frames / r.wall:.0f}, {r.frame_bytes} bytes"),
+            ("on the wire per action and seat", f"{r.wire_per_push:.0f} bytes"),
             ("server CPU under play (100% = one core)", f"{100 * r.server_cpu:.0f}%"),
             ("  of which event loop / other threads (database)",
              f"{100 * r.loop_cpu:.0f}% / {100 * (r.server_cpu - r.loop_cpu):.0f}%"),
@@ -615,6 +650,9 @@ def main() -> None:
                    help="run the whole measurement this many times (the real and the bare "
                         "server back to back, alternating which goes first) and print "
                         "the medians; on a shared machine one round can mislead")
+    p.add_argument("--ws-compression", choices=("off", "on", "both"), default="off",
+                   help="whether the servers take the clients' permessage-deflate; both: "
+                        "the real server with and without it in each round")
     args = p.parse_args()
     saturated = args.profile == "saturated"
     args.tables = args.tables or (100 if saturated else 1000)
@@ -626,6 +664,9 @@ def main() -> None:
     if not 1 <= args.rounds <= 20:
         raise SystemExit("--rounds is 1..20")
     raise_fd_limit()
+    if args.ws_compression == "both":
+        compare_compression(args)
+        return
     with_bare = (saturated and not args.no_bare) or args.bare
     bare_args = argparse.Namespace(**{**vars(args), "profile": "saturated"})
     rounds: list[tuple[Result, Result | None]] = []
@@ -638,7 +679,7 @@ def main() -> None:
             if with_bare and n % 2:
                 bare = run_bare(bare_args, workdir, rounds[0][0].frame_bytes or 5600)
             with database(args.database_url, workdir) as db_url:
-                real = run_real(args, db_url, workdir)
+                real = run_real(args, db_url, workdir, args.ws_compression == "on")
             if with_bare and bare is None:
                 bare = run_bare(bare_args, workdir, real.frame_bytes or 5600)
         if args.rounds > 1:
@@ -647,6 +688,38 @@ def main() -> None:
         rounds.append((real, bare))
     if args.rounds > 1:
         summary(rounds)
+
+
+def compare_compression(args: argparse.Namespace) -> None:
+    """``--ws-compression both``: in each round the real server with and without
+    permessage-deflate, back to back (alternating which goes first); then the medians
+    and the medians of the rounds' ratios on/off."""
+    pairs: list[tuple[Result, Result]] = []
+    for n in range(args.rounds):
+        runs: dict[bool, Result] = {}
+        for compress in ((True, False) if n % 2 == 0 else (False, True)):
+            with tempfile.TemporaryDirectory(prefix="stammtisch-bench-") as tmp, \
+                    database(args.database_url, Path(tmp)) as db_url:
+                runs[compress] = run_real(args, db_url, Path(tmp), compress)
+                runs[compress].label = "compressed" if compress else "uncompressed"
+        print(f"round {n + 1} of {args.rounds}:")
+        for compress in (True, False):
+            report(args, runs[compress], None)
+        pairs.append((runs[True], runs[False]))
+    med = statistics.median
+    print(f"\npermessage-deflate on / off, medians over {len(pairs)} rounds:")
+    measures = (
+        ("server CPU per action (ms)", lambda r: 1000 * r.cpu_per_action),
+        ("  of which the event loop (ms)", lambda r: 1000 * r.loop_cpu / max(r.rate, 1e-9)),
+        ("bytes on the wire per action and seat", lambda r: r.wire_per_push),
+        ("RSS per table (KiB)", lambda r: r.rss_per_table),
+        ("latency p99 (ms)", lambda r: r.pct(0.99)),
+    )
+    for name, value in measures:
+        ratios = [value(on) / max(value(off), 1e-9) for on, off in pairs]
+        print(f"  {name}: on {med(value(on) for on, _ in pairs):.2f}, "
+              f"off {med(value(off) for _, off in pairs):.2f}; ratio on/off median "
+              f"{med(ratios):.2f} (rounds: {' '.join(f'{x:.2f}' for x in ratios)})")
 
 
 def summary(rounds: list[tuple[Result, Result | None]]) -> None:

@@ -18,6 +18,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, text
 
+from app.config import Settings
+
 ROOT = Path(__file__).resolve().parents[1]
 # strong bots think briefly and in one worker in the tests' servers and apps (the
 # search itself is tested in tests/bots with its own budgets)
@@ -95,13 +97,19 @@ class Server:
                     "RATE_JOINS": "10000/minute", **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
 
+    def uvicorn_args(self, app: str = "app.main:app") -> list[str]:
+        """uvicorn serving ``app`` with the flags of scripts/serve.sh: permessage-deflate
+        as ``WS_COMPRESSION`` in the server's environment says (on by default)."""
+        deflate = self.env.get("WS_COMPRESSION") or str(
+            Settings.model_fields["ws_compression"].default).lower()
+        return [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1",
+                "--port", str(self.port), "--ws-max-size", "65536",
+                "--ws-per-message-deflate", deflate]
+
     def start(self) -> Server:
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--ws-max-size", "65536",
-             "--ws-per-message-deflate", "false"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            self.uvicorn_args(), cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -86,6 +86,9 @@ def test_the_image_and_compose_files_do_what_the_readme_says() -> None:
         assert services[name]["restart"] == "unless-stopped", name
     assert "healthcheck" in services["app"] and "healthcheck" in services["db"]
     assert services["caddy"]["profiles"] == ["https"], "Caddy is off by default"
+    # the table sockets' compression: on unless .env or the shell switch it off
+    assert "WS_COMPRESSION=true" in docker
+    assert services["app"]["environment"]["WS_COMPRESSION"] == "${WS_COMPRESSION:-true}"
     caddy_ip = services["caddy"]["networks"]["stammtisch"]["ipv4_address"]
     assert services["app"]["environment"]["FORWARDED_ALLOW_IPS"] == caddy_ip
     assert "reverse_proxy app:8000" in (ROOT / "Caddyfile").read_text()
@@ -154,6 +157,55 @@ def test_the_start_script_migrates_then_serves_behind_a_trusted_proxy(tmp_path: 
     assert proc.returncode in (0, -signal.SIGTERM)
     assert "Finished server process" in log.read_text()
     assert "Running upgrade" in log.read_text() or "alembic" in log.read_text().lower()
+
+
+def test_the_start_scripts_defaults_are_the_settings_defaults() -> None:
+    """The settings scripts/serve.sh reads itself (uvicorn's flags) fall back to the
+    same defaults as app.config.Settings and the README."""
+    script = (ROOT / "scripts" / "serve.sh").read_text()
+    fields = {name.upper(): f.default for name, f in Settings.model_fields.items()}
+    defaults = dict(re.findall(r"\$\{([A-Z_]+):-([^}]*)\}", script))
+    read = {name: value for name, value in defaults.items() if name in fields}
+    assert {"FORWARDED_ALLOW_IPS", "WS_COMPRESSION"} <= set(read)
+    for name, value in read.items():
+        assert value == _default_text(fields[name]), name
+
+
+def _deflate_offered(ws_url: str) -> str | None:
+    """The Sec-WebSocket-Extensions the server answers a client that offers
+    permessage-deflate (as every browser does) with; None when it declines."""
+    from websockets.sync.client import connect
+
+    with connect(ws_url, compression="deflate", proxy=None, open_timeout=10) as ws:
+        assert 'id="version"' in str(ws.recv(timeout=10))  # a working table socket
+        assert ws.response is not None
+        extensions = ws.response.headers.get("Sec-WebSocket-Extensions")
+        assert bool(ws.protocol.extensions) == (extensions is not None)
+        return extensions
+
+
+@pytest.mark.parametrize("setting", [None, "false", "true"])
+def test_table_sockets_are_compressed_unless_switched_off(
+        tmp_path: Path, setting: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """WS_COMPRESSION (default on): the start script lets uvicorn accept a client's
+    permessage-deflate on the table socket, or not."""
+    monkeypatch.delenv("WS_COMPRESSION", raising=False)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "serve.log"
+    env = {"WS_COMPRESSION": setting} if setting is not None else {}
+    proc = _serve(f"sqlite:///{tmp_path / 'ws.db'}", port, log, **env)
+    try:
+        _wait_up(base, proc, log)
+        room = httpx.post(base + "/api/rooms", json={"game": "schafkopf"}).json()["room"]
+        extensions = _deflate_offered(f"ws://127.0.0.1:{port}/r/{room}/ws")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+    if setting == "false":
+        assert extensions is None
+    else:
+        assert extensions is not None and extensions.startswith("permessage-deflate")
 
 
 def _play(table: Table, tokens: list[str], steps: int, rng: random.Random) -> None:
