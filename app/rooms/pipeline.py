@@ -19,7 +19,7 @@ from app.db import Database, repo
 from app.db.retry import DatabaseUnavailable
 from app.db.session import JSONText
 from app.games import GAMES, N_, IllegalAction, Match
-from app.rooms.errors import BadRequest, Illegal, NotFound, Stale, Unavailable
+from app.rooms.errors import BadRequest, Forbidden, Illegal, NotFound, Stale, Unavailable
 from app.rooms.pacing import Pacing, pause_left
 from app.rooms.recovery import MOVE_NOT_KEPT
 from app.rooms.room import Room
@@ -34,6 +34,7 @@ LEDGER_BROKEN = N_("The chip balances did not add up, so this table was stopped 
                    "before writing anything wrong.")
 STALE = N_("The table changed before your move arrived; here is the current table.")
 STALE_AFTER_CHALLENGE = N_("A challenge came first; have a look at the table.")
+SEAT_GONE = N_("That seat is no longer yours, so the move was not made.")
 
 
 def check_version(version: Any) -> int:
@@ -54,11 +55,15 @@ class ActionPipeline:
         #: runs after every step is written and shown (the turn clock, stand-ins)
         self.after_commit: Callable[[Room], None] = lambda room: None
 
-    async def act(self, room: Room, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
+    async def act(self, room: Room, seat: int, action: Any, version: Any,
+                  holder: str | None = None) -> list[dict[str, Any]]:
         """A player's action made from the view of ``version``. A move that must
         wait for a challenge window waits outside the lock, then is checked again.
         A legal move made while a finished trick or deal is on show is queued
-        (``room.queued``) and takes effect when the pause ends; it returns ``[]``."""
+        (``room.queued``) and takes effect when the pause ends; it returns ``[]``.
+        ``holder``: the hash of the token the move came with; the move is made only
+        while that token still holds ``seat`` (the host may have released the seat
+        while the move waited for the lock)."""
         version = check_version(version)
         if not isinstance(action, str):
             raise BadRequest("An action is a text such as 'play:EO'.")
@@ -66,6 +71,8 @@ class ActionPipeline:
         while True:
             async with room.lock:
                 match = self._running(room)
+                if holder is not None and room.seat_held_by(holder) != seat:
+                    raise Forbidden(SEAT_GONE)
                 if room.queued and pause_left(room) <= 0:  # the pause just ended
                     await self.pacing.flush_locked(room)
                     match = self._running(room)

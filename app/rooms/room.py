@@ -110,11 +110,15 @@ class Room:
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a secret token belongs to (compared in constant time)."""
-        if not token:
+        return self.seat_held_by(token_hash(token)) if token else None
+
+    def seat_held_by(self, holder: str | None) -> int | None:
+        """The seat whose token hashes to ``holder`` (a token's hash) now: a swap
+        moves it, a release or a take-over ends it (None)."""
+        if not holder:
             return None
-        digest = token_hash(token)
         for seat in self.seats:
-            if seat is not None and hmac.compare_digest(seat.token_hash, digest):
+            if seat is not None and hmac.compare_digest(seat.token_hash, holder):
                 return seat.index
         return None
 

@@ -414,11 +414,13 @@ class RoomService:
         return await open_rematch(self, room_id, host_token, options)
 
     # ----- play ----------------------------------------------------------------
-    async def act(self, room_id: str, seat: int, action: Any, version: Any) -> list[dict[str, Any]]:
+    async def act(self, room_id: str, seat: int, action: Any, version: Any,
+                  holder: str | None = None) -> list[dict[str, Any]]:
         """A person's move (queued while a finished trick or deal is on show). A bot
-        that played for them stops: they are back."""
+        that played for them stops: they are back. ``holder``: the hash of the seat
+        token it came with, refused if that token no longer holds ``seat``."""
         room = self.get(room_id)
-        events = await self.pipeline.act(room, seat, action, version)
+        events = await self.pipeline.act(room, seat, action, version, holder)
         if self.turns.came_back(room, seat):
             room.tell()
         self.turns.refresh(room)

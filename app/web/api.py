@@ -18,7 +18,7 @@ from app.games import GAMES, Option
 from app.i18n import _
 from app.rooms.errors import BadRequest, Unauthorized
 from app.rooms.pacing import pause_left, waiting_for
-from app.rooms.room import Room
+from app.rooms.room import Room, token_hash
 from app.rooms.table_options import TABLE_OPTIONS
 from app.rooms.turns import clock_left
 from app.web.deps import Service, bearer_token
@@ -279,7 +279,7 @@ async def room_action(room_id: str, body: Action, request: Request, response: Re
     seat = service.seat_for(room, token)
     assert seat is not None
     service.seen(room, seat)
-    await service.act(room_id, seat, body.action, body.version)
+    await service.act(room_id, seat, body.action, body.version, token_hash(token))
     state = table_state(room, seat)
     if state.queued is not None:
         response.status_code = 202

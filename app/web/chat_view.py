@@ -18,13 +18,18 @@ def chat_context(room: Room, seat: int | None, is_host: bool,
     player = room.seats[seat] if seat is not None else None
     may_write = (player is not None and not player.is_bot) if seat is not None else bool(
         room.table.get("spectator_chat", True))
-    return {"room": room, "seat": seat, "is_host": is_host, "chat_messages": list(messages),
+    return {"room": room, "seat": seat, "my_name": player.name if player is not None else None,
+            "is_host": is_host, "chat_messages": list(messages),
             "may_write": may_write and not room.closed, "reactions": REACTIONS,
             "chat_max": CHAT_MAX, "spectators_write": TableChat.spectators_may_write(room)}
 
 
-def render_chat_line(message: ChatMessage, seat: int | None) -> str:
-    return env.get_template("table/chat_push.html").render(message=message, seat=seat).strip()
+def render_chat_line(message: ChatMessage, my_name: str | None) -> str:
+    """One new line for a viewer called ``my_name`` (None: a spectator): a seat's
+    lines are the viewer's own ("mine") by the name they were written under, so they
+    stay theirs when the host swaps seats."""
+    return env.get_template("table/chat_push.html").render(message=message,
+                                                           my_name=my_name).strip()
 
 
 def render_chat_state(room: Room, seat: int | None, is_host: bool,

@@ -10,8 +10,11 @@ or a host command ``{"cmd": "start" | "add_bot" | "end_game" | "rematch" |
 ``{"cmd": "swap", "a": n, "b": m}``. Outgoing frames are HTML fragments with
 ``hx-swap-oob``.
 
-A socket whose seat the host released (or somebody took over) becomes a
-spectator's at once: it never sees that seat's cards again.
+A socket belongs to its seat token, not to a seat number: when the host swaps
+seats, the socket moves with its person at once (the cards, the turns, the chat
+name and the presence count go with them); a socket whose seat the host released
+(or somebody took over) becomes a spectator's at once: it never sees that seat's
+cards again, and no move it sent for that seat is made.
 
 Each connection has one sender task. A room change only marks the connection
 dirty; the sender renders the *latest* state when it gets to it, so a slow
@@ -95,22 +98,47 @@ class Connection:
         self.sent: dict[str, Part] = {}  # fragment id -> what this socket got last
         self.closed = False
         self.writer = secrets.token_hex(8)  # tells spectators apart for the chat's limit
+        # the seat changed hands since the last push ("moved", "released"): said in a
+        # flash, and the chat is drawn again for the new seat
+        self.seat_news: str | None = None
 
     def notify(self, _room: Room) -> None:
+        self.check_seat()
         self.stale = True
         self.dirty.set()
 
     def check_seat(self) -> None:
-        """Still this seat's holder? A released or taken-over seat's socket becomes a
-        spectator's (it no longer counts as the seat's open page either)."""
+        """Still this seat's holder? The socket follows its token: a seat the host
+        swapped is followed to its new place at once, and a released or taken-over
+        seat's socket becomes a spectator's. Presence moves with the seat (the host's
+        swap moves the count), so a seat never counts a socket that is not its own.
+        Runs (under the room's lock) whenever the room announces a change, and before
+        anything the socket does; nothing here is drawn (that happens in the socket's
+        own task and language)."""
         if self.seat is None:
             return
         player = self.room.seats[self.seat]
-        if player is None or player.token_hash != self.token_hash:
-            self.seat = None
-            self.flashes.append(render_flash(
-                _("The host released your seat; you are watching now. Open the room "
-                  "link to take a seat again.")))
+        if player is not None and player.token_hash == self.token_hash:
+            return
+        self.seat = self.room.seat_held_by(self.token_hash)
+        self.seat_news = "released" if self.seat is None else "moved"
+        self.stale = True
+        self.dirty.set()
+
+    def seat_flash(self) -> str:
+        """The flash that says how this socket's seat changed hands (``seat_news``)."""
+        news, self.seat_news = self.seat_news, None
+        if news is None:
+            return ""
+        if news == "moved":
+            return render_flash(_("The host moved you to another seat."), "info")
+        return render_flash(_("The host released your seat; you are watching now. Open "
+                              "the room link to take a seat again."))
+
+    def my_name(self) -> str | None:
+        """The name of this socket's seat (None: a spectator)."""
+        player = self.room.seats[self.seat] if self.seat is not None else None
+        return player.name if player is not None else None
 
     def flash(self, message: str, kind: str = "error") -> None:
         self.flashes.append(render_flash(message, kind))
@@ -120,7 +148,7 @@ class Connection:
     def on_chat(self, event: ChatEvent) -> None:
         try:
             if event.message is not None:
-                self.outbox.append(render_chat_line(event.message, self.seat))
+                self.outbox.append(render_chat_line(event.message, self.my_name()))
             else:  # who may write changed: this seat's controls are drawn again
                 self.outbox.append(env.get_template("table/chat_controls.html").render(
                     _chat_ctx(self), oob=True))
@@ -161,7 +189,8 @@ class Connection:
                     self.stale = False
                     async with self.room.lock:  # render only state that is already durable
                         self.check_seat()
-                        flashes, self.flashes = flashes + self.flashes, []
+                        redraw_chat = self.seat_news is not None
+                        flashes, self.flashes = [*flashes, *self.flashes, self.seat_flash()], []
                         try:
                             frame = (render_frame(self.room, self.seat, self.is_host)
                                      if FULL_FRAMES else self.changes(shared(
@@ -171,6 +200,8 @@ class Connection:
                             log.exception("drawing the table failed game=%s", self.room.game)
                             frame = render_flash(_("The table could not be drawn; "
                                                    "reload the page if it stays like this."))
+                    if redraw_chat:  # who writes, and which lines are "mine", changed
+                        extras.append(await self.chat_state())
                 await self.ws.send_text(frame + "".join(extras) + "".join(flashes))
                 # nothing of this push stays with the socket while it waits for the
                 # next one (the first frame is the whole table)
@@ -182,6 +213,15 @@ class Connection:
                 log.debug("table socket went away while sending: %r", exc)
             else:
                 log.exception("sending a table frame failed")
+
+    async def chat_state(self) -> str:
+        """The chat's log and controls as this socket's seat sees them now."""
+        try:
+            messages = await self.service.chat.messages(self.room)
+            return render_chat_state(self.room, self.seat, self.is_host, messages)
+        except Exception:
+            log.exception("reading the chat failed")
+            return ""
 
 
 def _parse(raw: str, limit: int) -> dict[str, Any]:
@@ -288,17 +328,14 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
     host_token = websocket.cookies.get(HOST_COOKIE)
     drop_handshake(websocket)
     conn = Connection(websocket, service, room, seat, host_token)
+    conn.check_seat()  # the host may have swapped or released the seat meanwhile
     room.listeners.add(conn.notify)
     service.chat.subscribe(room.id, conn.on_chat)
-    service.connected(room, seat)
+    service.connected(room, conn.seat)
     service.bots.wake(room)  # a person at the table again: paused bots carry on
     # the first frame: the table as it is now, and the chat (a reconnecting page may
     # have missed messages)
-    try:
-        messages = await service.chat.messages(room)
-        conn.outbox.append(render_chat_state(room, seat, conn.is_host, messages))
-    except Exception:
-        log.exception("reading the chat failed")
+    conn.outbox.append(await conn.chat_state())
     conn.dirty.set()
     sender = asyncio.create_task(conn.sender())
     limit = get_settings().max_message_bytes
@@ -397,4 +434,4 @@ async def _handle(conn: Connection, data: dict[str, Any]) -> None:
             action = form(data, view)
         except FormError as exc:
             raise RoomError(str(exc)) from None
-    await service.act(room.id, conn.seat, action, data.get("version"))
+    await service.act(room.id, conn.seat, action, data.get("version"), conn.token_hash)
