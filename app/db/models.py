@@ -76,6 +76,13 @@ class SeatRow(Base):
     level: Mapped[str] = mapped_column(String(8), default="strong", server_default="strong")
     token_hash: Mapped[str] = mapped_column(String(64))
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # who sat here across matches: the hash of the player token of the browser (its
+    # long-lived cookie) or API client; None for bots and seats from before players
+    # were told apart (the standings count those by name). Never shown to anybody
+    player_key: Mapped[str | None] = mapped_column(String(64), index=True)
+    # the seat's final score and whether it won, once the match is finished
+    final_score: Mapped[int | None] = mapped_column(Integer)
+    won: Mapped[bool | None] = mapped_column()
 
     match: Mapped[MatchRow] = relationship(back_populates="seats")
 

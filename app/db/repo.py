@@ -9,8 +9,20 @@ from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, inspect, select, text, update
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import (
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    inspect,
+    literal,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.orm import Session, aliased, selectinload
 
 from app.db.models import ActionRow, ChatRow, DealResultRow, LedgerRow, MatchRow, SeatRow
 from app.db.session import batched, pipeline
@@ -82,9 +94,12 @@ def create_match(session: Session, *, match_id: str, game: str, players: int,
 
 def add_seat(session: Session, *, match_id: str, seat: int, name: str, token: str,
              is_bot: bool = False, version: int | None = None,
-             level: str = "strong") -> None:
+             level: str = "strong", player_key: str | None = None) -> None:
+    """A seat taken; ``player_key`` (:func:`token_hash` of the player token) tells who
+    took it across matches (None for a bot)."""
     session.add(SeatRow(match_id=match_id, seat=seat, name=name, is_bot=is_bot,
-                        level=level, token_hash=token_hash(token), joined_at=now()))
+                        level=level, token_hash=token_hash(token), joined_at=now(),
+                        player_key=player_key))
     if version is not None:
         row = session.get_one(MatchRow, match_id)
         row.version = version
@@ -92,12 +107,12 @@ def add_seat(session: Session, *, match_id: str, seat: int, name: str, token: st
 
 
 def replace_seat(session: Session, *, match_id: str, seat: int, name: str,
-                 token: str) -> None:
-    """Somebody new takes over a seat in a running match: a new name and token (the
-    old token stops working)."""
+                 token: str, player_key: str | None = None) -> None:
+    """Somebody new takes over a seat in a running match: a new name, token and player
+    (the old token stops working; the match counts for whoever finishes it)."""
     session.execute(update(SeatRow).where(SeatRow.match_id == match_id, SeatRow.seat == seat)
                     .values(name=name, token_hash=token_hash(token), is_bot=False,
-                            joined_at=now()))
+                            joined_at=now(), player_key=player_key))
 
 
 def release_seat(session: Session, *, match_id: str, seat: int, dead_hash: str) -> None:
@@ -208,6 +223,15 @@ def finish_match(session: Session, *, match_id: str, final_scores: list[int],
     row.finished_at = now()
     row.final_scores = final_scores
     row.winners = winners
+    _seat_results(session, match_id, final_scores, winners)
+
+
+def _seat_results(session: Session, match_id: str, final_scores: list[int],
+                  winners: list[int]) -> None:
+    """Each seat's final score and whether it won, on its own row (the standings)."""
+    session.execute(_UPDATE_SEAT_RESULT, [
+        {"result_match_id": match_id, "result_seat": seat, "final_score": score,
+         "won": seat in winners} for seat, score in enumerate(final_scores)])
 
 
 def finished_matches(session: Session, *, game: str | None = None,
@@ -299,6 +323,7 @@ def _step_rows(session: Session, *, match_id: str, seq: int, seat: int | None, a
     if finished is not None:
         values.update(status="finished", finished_at=stamp, final_scores=finished[0],
                       winners=finished[1])
+        _seat_results(session, match_id, *finished)
     return ({"match_id": match_id, "seq": seq, "seat": seat, "action": action,
              "events": events, "created_at": stamp}, values)
 
@@ -325,6 +350,9 @@ _ACTIONS = ActionRow.metadata.tables[ActionRow.__tablename__]
 _MATCHES = MatchRow.metadata.tables[MatchRow.__tablename__]
 _INSERT_ACTION = insert(_ACTIONS).inline()
 _UPDATE_MATCH = update(_MATCHES).where(_MATCHES.c.id == bindparam("step_match_id"))
+_SEATS = SeatRow.metadata.tables[SeatRow.__tablename__]
+_UPDATE_SEAT_RESULT = update(_SEATS).where(_SEATS.c.match_id == bindparam("result_match_id"),
+                                           _SEATS.c.seat == bindparam("result_seat"))
 batched(record_step, record_steps)
 
 
@@ -417,29 +445,60 @@ class Standing:
     won: int = 0
     points: int = 0
     chips_net: int = 0
+    is_you: bool = False  # the player of the browser that asks
 
     @property
     def average(self) -> float:
         return self.points / self.played if self.played else 0.0
 
 
-def standings(session: Session, *, game: str) -> list[Standing]:
-    """Per player name: matches played and won, average final score, and for chips
-    games the net chips won or lost. Bots are kept apart from people (``is_bot``;
-    a person called like a bot is still a person); people come first."""
-    table: dict[tuple[bool, str], Standing] = {}
-    for m in finished_matches(session, game=game, limit=100_000):
-        start = int(m.options.get("chips", 0)) if "chips" in m.options else None
-        for seat in m.seats:
-            st = table.setdefault((seat.is_bot, seat.name), Standing(seat.name, seat.is_bot))
-            st.played += 1
-            st.won += int(seat.seat in (m.winners or []))
-            final = (m.final_scores or [0] * m.players)[seat.seat]
-            st.points += final
-            if start is not None:
-                st.chips_net += final - start
-    return sorted(table.values(),
-                  key=lambda s: (s.is_bot, -s.won, -s.average, s.name.casefold()))
+def standings(session: Session, *, game: str, player_key: str | None = None
+              ) -> list[Standing]:
+    """Per person: matches played and won, average final score, and for chips games
+    the net chips won or lost (the final balance less the starting chips of the
+    ledger). A person is a player key (a browser, an API client's player token), shown
+    by the name of their latest match; the same name from two browsers is two people.
+    Seats without a key (bots, and people from before players were told apart) count
+    by name. Bots are kept apart from people (``is_bot``; a person called like a bot
+    is still a person); people come first. ``player_key``: the asking browser's own
+    row is marked ``is_you``. One grouped query, whatever the number of matches."""
+    who = case((SeatRow.player_key.is_(None), literal("name:") + SeatRow.name),
+               else_=literal("key:") + SeatRow.player_key)
+    start = aliased(LedgerRow)
+    seats = (
+        select(SeatRow.is_bot.label("is_bot"), who.label("who"), SeatRow.name.label("name"),
+               func.coalesce(SeatRow.final_score, 0).label("score"),
+               case((SeatRow.won.is_(True), 1), else_=0).label("won"),
+               (SeatRow.final_score - start.amount).label("net"),
+               case((SeatRow.player_key == (player_key or ""), 1), else_=0).label("you"),
+               func.row_number().over(
+                   partition_by=(SeatRow.is_bot, who),
+                   order_by=(MatchRow.finished_at.desc(), MatchRow.id.desc()),
+               ).label("latest"))
+        .join(MatchRow, MatchRow.id == SeatRow.match_id)
+        .outerjoin(start, and_(start.match_id == SeatRow.match_id,
+                               start.seat == SeatRow.seat, start.deal_no == 0,
+                               start.reason == "start"))
+        .where(MatchRow.status == "finished", MatchRow.game == game)
+        .subquery())
+    rows = session.execute(
+        select(seats.c.is_bot,
+               func.max(case((seats.c.latest == 1, seats.c.name))),
+               func.count(), func.sum(seats.c.won), func.sum(seats.c.score),
+               func.coalesce(func.sum(seats.c.net), 0), func.max(seats.c.you))
+        .group_by(seats.c.is_bot, seats.c.who))
+    table = [Standing(name, bool(is_bot), int(played), int(won), int(points), int(net),
+                      bool(you))
+             for is_bot, name, played, won, points, net, you in rows]
+    return sorted(table, key=lambda s: (s.is_bot, -s.won, -s.average, s.name.casefold()))
+
+
+def merge_players(session: Session, *, from_key: str, into_key: str) -> int:
+    """Count the seats of player ``from_key`` as ``into_key``'s (one person, two
+    browsers); returns how many seats moved."""
+    result = session.execute(update(SeatRow).where(SeatRow.player_key == from_key)
+                             .values(player_key=into_key))
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 # ----- limits and recovery (app/rooms/quotas.py, app/rooms/recovery.py) -------------
@@ -545,9 +604,12 @@ def create_rematch(session: Session, *, old_id: str, new_id: str, options: dict[
         last_active=stamp, table_options=table_options, prev_match_id=old_id,
     ))
     session.flush()
+    # the same people: each seat's player as at the old table (the token hash is too)
+    players = {r.token_hash: r.player_key for r in old.seats}
     for s in seats:
         session.add(SeatRow(match_id=new_id, seat=s.seat, name=s.name, is_bot=s.is_bot,
-                            level=s.level, token_hash=s.token_hash, joined_at=stamp))
+                            level=s.level, token_hash=s.token_hash, joined_at=stamp,
+                            player_key=players.get(s.token_hash)))
     old.next_match_id = new_id
 
 

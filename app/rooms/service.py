@@ -201,16 +201,18 @@ class RoomService:
         return room, host_token
 
     async def join(self, room_id: str, name: Any, *, is_bot: bool = False,
-                   seat: Any = None, level: str = DEFAULT_LEVEL) -> tuple[int, str]:
+                   seat: Any = None, level: str = DEFAULT_LEVEL,
+                   player_key: str | None = None) -> tuple[int, str]:
         """Seat ``name`` in ``seat`` (None: the first free one); a bot (``name``
         None) gets a free bot name. Once the match runs, a person may take over a seat
-        the host released (:meth:`take_over`)."""
+        the host released (:meth:`take_over`). ``player_key``: who the person is across
+        tables (kept with the seat in the database only, for the standings)."""
         room = self.get(room_id)
         if not is_bot:
             name = clean_name(name)
         wanted = self._seat_number(room, seat) if seat is not None else None
         if room.match is not None and not is_bot:
-            return await self.take_over(room_id, name, wanted)
+            return await self.take_over(room_id, name, wanted, player_key=player_key)
         async with room.lock:
             if name is None:
                 name = self._bot_name(room)
@@ -228,14 +230,15 @@ class RoomService:
                        level=level)
             await self.db.run(repo.add_seat, match_id=room.id, seat=index, name=name,
                               token=token, is_bot=is_bot, version=room.version + 1,
-                              level=level)
+                              level=level, player_key=None if is_bot else player_key)
             room.seats[index] = new
             if not is_bot:
                 presence.seen(room, index)
             room.changed()
         return index, token
 
-    async def take_over(self, room_id: str, name: str, seat: int | None) -> tuple[int, str]:
+    async def take_over(self, room_id: str, name: str, seat: int | None,
+                        player_key: str | None = None) -> tuple[int, str]:
         """Somebody opens the link of a running match and takes over a seat the host
         released (``seat``, or the first such seat): a new name and seat token; the
         old token stops working."""
@@ -251,7 +254,7 @@ class RoomService:
             self._check_name(room, name, but=index)
             token = new_token()
             await self.db.run(repo.replace_seat, match_id=room.id, seat=index, name=name,
-                              token=token)
+                              token=token, player_key=player_key)
             room.seats[index] = Seat(index=index, name=name, token_hash=token_hash(token))
             self.turns.taken_over(room, index)
             presence.seen(room, index)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from app.bots import DEFAULT_LEVEL
 from app.config import get_settings
+from app.db import repo
 from app.games import GAMES, Option
 from app.i18n import _
 from app.rooms.errors import BadRequest, Unauthorized
@@ -21,7 +22,7 @@ from app.rooms.pacing import pause_left, waiting_for
 from app.rooms.room import Room, token_hash
 from app.rooms.table_options import TABLE_OPTIONS
 from app.rooms.turns import clock_left
-from app.web.deps import Service, bearer_token
+from app.web.deps import Service, bearer_token, player_token, valid_player_token
 from app.web.limits import client_key
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -50,11 +51,18 @@ class Join(BaseModel):
     seat: int | None = Field(
         None, description="the seat to take (0-based); default: the first free one. "
         "409 if it is taken. In a running match: a seat the host released")
+    player: str | None = Field(
+        None, max_length=200,
+        description="the ``player`` token of an earlier join: the standings count this "
+        "seat for the same person. Without it: this client's player cookie, if it has "
+        "one, else a new player")
 
 
 class Joined(BaseModel):
     seat: int
     token: str
+    player: str = Field(description="who you are across tables (the standings): send it "
+                        "with your next joins; keep it secret like the seat token")
 
 
 class Action(BaseModel):
@@ -184,12 +192,17 @@ async def create_room(body: CreateRoom, request: Request, service: Service) -> C
 async def join_room(room_id: str, body: Join, request: Request, service: Service) -> Joined:
     """Take the free seat ``seat`` (409 if taken) or the first free one. Once the
     match runs: take over a seat the host released. Keep ``token``: it is this
-    seat's secret."""
+    seat's secret. Keep ``player`` too and send it with your next joins: the standings
+    count your matches as one person's (without it, a new player each time)."""
     service.get(room_id)  # an unknown room is a 404, not a use of the join rate
+    if body.player is not None and valid_player_token(body.player) is None:
+        raise BadRequest("That is not a player token of this server.")
+    player = body.player or player_token(request)
     request.app.state.limits.joined(client_key(request))
-    seat, token = await service.join(room_id, body.name, seat=body.seat)
+    seat, token = await service.join(room_id, body.name, seat=body.seat,
+                                     player_key=repo.token_hash(player))
     service.seen(service.get(room_id), seat)
-    return Joined(seat=seat, token=token)
+    return Joined(seat=seat, token=token, player=player)
 
 
 @router.post("/rooms/{room_id}/start", response_model=TableState, responses=ERRORS)

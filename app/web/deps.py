@@ -1,19 +1,71 @@
-"""Request-level helpers: the room service, tokens from headers and cookies, Origin."""
+"""Request-level helpers: the room service, tokens from headers and cookies (and the
+one way a secret cookie is set), the browser's player token, Origin."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated
 from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
+from starlette.responses import Response
 
 from app.config import get_settings
+from app.db.repo import token_hash
 from app.rooms.errors import Unauthorized
 from app.rooms.service import RoomService
 
 SEAT_COOKIE = "stammtisch_seat"
 HOST_COOKIE = "stammtisch_host"
+# who a browser is across tables (the standings): a random secret of its own, for the
+# whole site; only its hash (the player key) is stored with the seats it takes
+PLAYER_COOKIE = "stammtisch_player"
+ROOM_COOKIE_MAX_AGE = 60 * 60 * 24 * 30
+PLAYER_COOKIE_MAX_AGE = 60 * 60 * 24 * 400  # the longest browsers keep a cookie
+PLAYER_TOKEN_CHARS = (20, 64)  # the lengths a player token may have
+
+
+def set_cookie(conn: HTTPConnection, response: Response, name: str, value: str, *,
+               path: str, max_age: int = ROOM_COOKIE_MAX_AGE) -> None:
+    """A secret cookie (seat, host, player): HttpOnly, SameSite=Lax, and ``Secure`` when
+    ``SECURE_COOKIES`` is set or the request came over HTTPS (directly, or from a proxy
+    in ``FORWARDED_ALLOW_IPS`` that said so with ``X-Forwarded-Proto``; uvicorn runs
+    with ``--proxy-headers``)."""
+    secure = get_settings().secure_cookies or conn.url.scheme in ("https", "wss")
+    response.set_cookie(name, value, path=path, httponly=True, samesite="lax",
+                        secure=secure, max_age=max_age)
+
+
+def set_room_cookie(conn: HTTPConnection, response: Response, name: str, value: str,
+                    room_id: str) -> None:
+    """A seat's or host's token, sent back only to its room's paths."""
+    set_cookie(conn, response, name, value, path=f"/r/{room_id}")
+
+
+def valid_player_token(token: str | None) -> str | None:
+    """``token`` if it can be a player token (URL-safe, of a sane length), else None."""
+    low, high = PLAYER_TOKEN_CHARS
+    if token and low <= len(token) <= high and all(c.isalnum() or c in "-_" for c in token):
+        return token
+    return None
+
+
+def player_token(conn: HTTPConnection) -> str:
+    """This browser's player token: its player cookie's, or a new one (to be set with
+    :func:`set_player_cookie` when the browser takes a seat)."""
+    return valid_player_token(conn.cookies.get(PLAYER_COOKIE)) or secrets.token_urlsafe(24)
+
+
+def set_player_cookie(conn: HTTPConnection, response: Response, token: str) -> None:
+    """The player cookie, for the whole site, kept for 400 days from its last use."""
+    set_cookie(conn, response, PLAYER_COOKIE, token, path="/", max_age=PLAYER_COOKIE_MAX_AGE)
+
+
+def player_key(conn: HTTPConnection) -> str | None:
+    """The player key of this browser, None when it has no player cookie."""
+    token = valid_player_token(conn.cookies.get(PLAYER_COOKIE))
+    return token_hash(token) if token else None
 
 
 def get_service(request: Request) -> RoomService:

@@ -8,7 +8,6 @@ from typing import Any
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.config import get_settings
 from app.db import repo
 from app.games import GAMES, Option
 from app.i18n import _
@@ -16,7 +15,16 @@ from app.rooms.errors import Forbidden, RoomError
 from app.rooms.table_options import TABLE_OPTIONS
 from app.web import replay
 from app.web.chat_view import chat_context
-from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, origin_allowed
+from app.web.deps import (
+    HOST_COOKIE,
+    SEAT_COOKIE,
+    Service,
+    origin_allowed,
+    player_key,
+    player_token,
+    set_player_cookie,
+    set_room_cookie,
+)
 from app.web.limits import client_key
 from app.web.messages import error_text
 from app.web.presentation import find, presentation
@@ -24,18 +32,6 @@ from app.web.render import table_context, templates
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger("stammtisch.web")
-
-
-def _set_cookie(request: Request, response: Response, name: str, value: str,
-                room_id: str) -> None:
-    """A seat's or host's secret. ``Secure`` when ``SECURE_COOKIES`` is set or the
-    request came over HTTPS (directly, or from a proxy in ``FORWARDED_ALLOW_IPS``
-    that said so with ``X-Forwarded-Proto``; uvicorn runs with ``--proxy-headers``)."""
-    secure = get_settings().secure_cookies or request.url.scheme == "https"
-    response.set_cookie(
-        name, value, path=f"/r/{room_id}", httponly=True, samesite="lax",
-        secure=secure, max_age=60 * 60 * 24 * 30,
-    )
 
 
 def _read_options(prefix: str, spec: tuple[Option, ...], form: dict[str, Any],
@@ -100,7 +96,7 @@ async def create_room_form(request: Request, service: Service) -> Response:
                                           status_code=exc.status if exc.status >= 400 else 400,
                                           headers=_retry_after(exc))
     response = RedirectResponse(f"/r/{room.id}", status_code=303)
-    _set_cookie(request, response, HOST_COOKIE, host_token, room.id)
+    set_room_cookie(request, response, HOST_COOKIE, host_token, room.id)
     return response
 
 
@@ -141,14 +137,17 @@ async def join_form(room_id: str, request: Request, service: Service,
         if room.seat_of(request.cookies.get(SEAT_COOKIE)) is not None:
             raise Forbidden("You already have a seat at this table.")
         request.app.state.limits.joined(client_key(request))
-        seat_no, token = await service.join(room_id, name, seat=seat.strip() or None)
+        player = player_token(request)
+        seat_no, token = await service.join(room_id, name, seat=seat.strip() or None,
+                                            player_key=repo.token_hash(player))
     except RoomError as exc:
         page = await _room_page(request, service, room_id, join_error=error_text(exc),
                                 join_name=name[:24], status_code=exc.status)
         page.headers.update(_retry_after(exc))
         return page
     response = RedirectResponse(f"/r/{room_id}", status_code=303)
-    _set_cookie(request, response, SEAT_COOKIE, token, room_id)
+    set_room_cookie(request, response, SEAT_COOKIE, token, room_id)
+    set_player_cookie(request, response, player)
     log.info("seat %d taken by the join form", seat_no)
     return response
 
@@ -226,7 +225,7 @@ async def standings(request: Request, service: Service,
     the average final score, and for games that keep a chip ledger the net chips."""
     if game not in GAMES:
         game = next(iter(GAMES))
-    rows = await service.db.read(repo.standings, game=game)
+    rows = await service.db.read(repo.standings, game=game, player_key=player_key(request))
     return templates.TemplateResponse(request, "standings.html", {
         "rows": rows, "game_filter": game, "info": GAMES[game], "P": presentation(game),
     })

@@ -19,26 +19,17 @@ import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.config import get_settings
 from app.db import repo
 from app.games import GAMES, Option
 from app.i18n import _
 from app.rooms.errors import BadRequest
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
-from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service
+from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, set_room_cookie
 
 router = APIRouter(include_in_schema=False)
 
-COOKIE_MAX_AGE = 60 * 60 * 24 * 30
 FIELD = "opt."  # the rematch form's option fields: opt.<option name>
-
-
-def set_room_cookie(response: Response, name: str, value: str, room_id: str) -> None:
-    response.set_cookie(
-        name, value, path=f"/r/{room_id}", httponly=True, samesite="lax",
-        secure=get_settings().secure_cookies, max_age=COOKIE_MAX_AGE,
-    )
 
 
 def room_url(request: Request, room_id: str) -> str:
@@ -77,10 +68,10 @@ async def follow_rematch(room_id: str, request: Request, service: Service) -> Re
 def carry_cookies(request: Request, response: Response, nxt: Room) -> None:
     seat_token = request.cookies.get(SEAT_COOKIE)
     if seat_token and nxt.seat_of(seat_token) is not None:
-        set_room_cookie(response, SEAT_COOKIE, seat_token, nxt.id)
+        set_room_cookie(request, response, SEAT_COOKIE, seat_token, nxt.id)
     host_token = request.cookies.get(HOST_COOKIE)
     if host_token and nxt.is_host(host_token):
-        set_room_cookie(response, HOST_COOKIE, host_token, nxt.id)
+        set_room_cookie(request, response, HOST_COOKIE, host_token, nxt.id)
 
 
 def rematch_fields(game: str) -> list[Option]:

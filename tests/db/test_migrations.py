@@ -55,3 +55,52 @@ def _old_create(session, *, match_id: str) -> None:  # noqa: ANN001
         "INSERT INTO matches (id, game, players, options, status, host_token_hash, "
         "created_at) VALUES (:id, 'mauscheln', 3, '{\"chips\": 40}', 'playing', 'x', "
         "CURRENT_TIMESTAMP)"), {"id": match_id})
+
+
+def test_0006_gives_finished_seats_their_results_and_old_seats_count_by_name(
+        empty_db_url: str) -> None:
+    """Seats of matches finished before 0006 get their final score and win from the
+    match; without a player key they count by name in the standings, as before."""
+    migrate(empty_db_url, "0005")
+    db = Database(empty_db_url)
+    try:
+        with db.engine.begin() as conn:
+            for match_id, scores, winners in (("f1", "[30, 10, 20]", "[0]"),
+                                              ("f2", "[5, 40, 15]", "[1]")):
+                conn.execute(text(
+                    "INSERT INTO matches (id, game, players, options, status, "
+                    "host_token_hash, created_at, finished_at, final_scores, winners, "
+                    "version) VALUES (:id, 'schafkopf', 3, '{}', 'finished', 'x', "
+                    "CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, :scores, :winners, 0)"),
+                    {"id": match_id, "scores": scores, "winners": winners})
+                for seat, name in enumerate(("Anna", "Bert", "Bot Hans")):
+                    conn.execute(text(
+                        "INSERT INTO seats (match_id, seat, name, is_bot, token_hash, "
+                        "joined_at) VALUES (:m, :s, :n, :b, :t, CURRENT_TIMESTAMP)"),
+                        {"m": match_id, "s": seat, "n": name, "b": seat == 2,
+                         "t": f"{match_id}{seat}"})
+            conn.execute(text(
+                "INSERT INTO matches (id, game, players, options, status, host_token_hash,"
+                " created_at, version) VALUES ('p1', 'schafkopf', 3, '{}', 'playing', 'x', "
+                "CURRENT_TIMESTAMP, 0)"))
+            conn.execute(text(
+                "INSERT INTO seats (match_id, seat, name, is_bot, token_hash, joined_at) "
+                "VALUES ('p1', 0, 'Anna', false, 'p10', CURRENT_TIMESTAMP)"))
+    finally:
+        db.close()
+    migrate(empty_db_url, "head")
+    db = Database(empty_db_url)
+    try:
+        with db.engine.connect() as conn:
+            seats = conn.execute(text(
+                "SELECT match_id, seat, final_score, won, player_key FROM seats "
+                "ORDER BY match_id, seat")).all()
+        assert [tuple(r) for r in seats] == [
+            ("f1", 0, 30, True, None), ("f1", 1, 10, False, None), ("f1", 2, 20, False, None),
+            ("f2", 0, 5, False, None), ("f2", 1, 40, True, None), ("f2", 2, 15, False, None),
+            ("p1", 0, None, None, None)]
+        rows = db.run_sync(repo.standings, game="schafkopf")
+        assert [(s.name, s.is_bot, s.played, s.won, s.points) for s in rows] == [
+            ("Bert", False, 2, 1, 50), ("Anna", False, 2, 1, 35), ("Bot Hans", True, 2, 0, 35)]
+    finally:
+        db.close()

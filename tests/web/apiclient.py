@@ -27,6 +27,7 @@ class Table:
         self.url: str = data["url"]
         self.host_token: str = data["host_token"]
         self.tokens: list[str] = []
+        self.players: list[str] = []  # the player token of each join, in order
 
     @classmethod
     def attach(cls, base: str, room: str) -> Table:
@@ -34,13 +35,18 @@ class Table:
         table = cls.__new__(cls)
         table.http = httpx.Client(base_url=base, timeout=10)
         table.room, table.url, table.host_token, table.tokens = room, "", "", []
+        table.players = []
         return table
 
-    def join(self, name: str) -> tuple[int, str]:
-        r = self.http.post(f"/api/rooms/{self.room}/join", json={"name": name})
+    def join(self, name: str, player: str | None = None) -> tuple[int, str]:
+        """Take a seat as ``name``; ``player``: the player token of an earlier join (the
+        same person in the standings). The answer's player token is in ``players``."""
+        body = {"name": name} if player is None else {"name": name, "player": player}
+        r = self.http.post(f"/api/rooms/{self.room}/join", json=body)
         assert r.status_code == 200, r.text
         seat, token = r.json()["seat"], r.json()["token"]
         self.tokens.append(token)
+        self.players.append(r.json()["player"])
         return seat, token
 
     def start(self) -> httpx.Response:

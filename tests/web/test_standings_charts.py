@@ -96,10 +96,12 @@ def test_table_panel_and_history_page_chart_every_deal(sqlite_server: Server) ->
 
 
 def test_standings_leave_bots_out_of_the_ranking_and_mark_them(sqlite_server: Server) -> None:
-    for _ in range(2):
+    players: dict[str, str | None] = {"Anna": None, "Bert": None}
+    for _ in range(2):  # the same two API clients (their player tokens) twice
         table = Table(sqlite_server.base, "mauscheln", players=3, options={"chips": 20})
-        table.join("Anna")
-        table.join("Bert")
+        for name, player in players.items():
+            table.join(name, player)
+        players = dict(zip(players, table.players, strict=True))
         assert table.http.post(f"/api/rooms/{table.room}/bots",
                                headers=_auth(table.host_token)).status_code == 200
         assert table.start().status_code == 200
