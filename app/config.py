@@ -17,7 +17,7 @@ class Settings(BaseSettings):
     # Largest WebSocket message a client may send, in bytes.
     max_message_bytes: int = 4096
     # Compress the table sockets' pushes (permessage-deflate, which every browser
-    # offers): about a seventh of the bytes for a little CPU per action (README). Not
+    # offers): about a seventh of the bytes for a fifth more CPU per action (README). Not
     # read by the app but by scripts/serve.sh: uvicorn negotiates it in the handshake.
     ws_compression: bool = True
     # Extra origins allowed to open table WebSockets (comma separated); the
