@@ -624,7 +624,7 @@ FRAME = "table/frame.html"
 # The blocks of table/frame.html in page order; each is the fragment whose id is its
 # name with "-" for "_".
 FRAGMENTS = ("turn_signal", "notice", "seats", "board", "status", "actions", "hand",
-             "host_end", "result", "rematch", "version")
+             "result", "host_end", "rematch", "version")
 OOB = 'hx-swap-oob="true"'
 
 

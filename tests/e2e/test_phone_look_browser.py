@@ -73,7 +73,7 @@ def test_every_game_on_a_phone_in_both_languages(
 def test_on_a_phone_the_plates_keep_apart_and_out_of_the_middle(
         browser: Any, sqlite_server: Server, shots: Path, game: str, players: int) -> None:
     """Round a phone's felt no two plates overlap, and a plate at or near the side
-    lies in the felt's side margin, clear of the words and cards in the middle."""
+    lies in the felt's side column, clear of the words and cards in the middle."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
@@ -83,8 +83,9 @@ def test_on_a_phone_the_plates_keep_apart_and_out_of_the_middle(
     page.screenshot(path=str(shots / f"phone-plates-{game}-{players}.png"))
     found = page.evaluate("""() => {
       const felt = document.querySelector('.felt-wrap').getBoundingClientRect();
-      const board = getComputedStyle(document.querySelector('.felt-wrap > .board'));
-      const side = parseFloat(board.paddingLeft);
+      // the felt's side column (a grid: side | middle | side)
+      const side = parseFloat(getComputedStyle(document.querySelector('.felt-wrap'))
+        .gridTemplateColumns.split(' ')[0]);
       const plates = [...document.querySelectorAll('#seats .plate')].map(p => {
         const r = p.getBoundingClientRect();
         return {seat: p.dataset.seat, side: p.classList.contains('side'),
