@@ -200,22 +200,47 @@ async def chip_ledger(room_id: str, request: Request, service: Service) -> HTMLR
     })
 
 
+async def _replay_steps(service: Service, match_id: str
+                        ) -> tuple[repo.MatchInfo, list[replay.Step]] | None:
+    """A finished match and its replay's steps (public events only); None if there
+    is no such finished match."""
+    match = await service.db.read(repo.get_match, match_id=match_id)
+    if match is None or match.status != "finished":
+        return None
+    log = await service.db.read(repo.action_log, match_id=match_id)
+    return match, replay.build(match.game, log, [s.name for s in match.seats])
+
+
 @router.get("/history/{match_id}/replay", response_class=HTMLResponse)
 async def replay_match(match_id: str, request: Request, service: Service,
                        step: int = 0) -> HTMLResponse:
-    """Step through a finished match as the table saw it (public events only)."""
-    match = await service.db.read(repo.get_match, match_id=match_id)
-    if match is None or match.status != "finished":
+    """Step through a finished match as the table saw it (public events only). The
+    page holds the steps of the deal of ``step``; static/js/replay.js steps through
+    them in place and fetches other deals' steps (:func:`replay_deal`) as needed."""
+    found = await _replay_steps(service, match_id)
+    if found is None:
         return templates.TemplateResponse(request, "closed.html", {"history": True},
                                           status_code=404)
-    log = await service.db.read(repo.action_log, match_id=match_id)
-    names = [s.name for s in match.seats]
-    steps = replay.build(match.game, log, names)
+    match, steps = found
     step = max(0, min(step, len(steps) - 1)) if steps else 0
+    current = steps[step] if steps else None
     return templates.TemplateResponse(request, "replay.html", {
         "m": match, "P": presentation(match.game), "steps": steps, "step": step,
-        "current": steps[step] if steps else None,
+        "current": current, "deals": replay.deals(steps),
+        "shown": replay.deal_steps(steps, current.deal_no) if current else [],
     })
+
+
+@router.get("/history/{match_id}/replay/deal/{deal_no}", response_class=HTMLResponse)
+async def replay_deal(match_id: str, deal_no: int, request: Request,
+                      service: Service) -> HTMLResponse:
+    """One deal's steps of a replay, as the replay page holds them (all hidden)."""
+    found = await _replay_steps(service, match_id)
+    shown = replay.deal_steps(found[1], deal_no) if found else []
+    if found is None or not shown:
+        return HTMLResponse(_("This match has no recorded steps."), status_code=404)
+    return templates.TemplateResponse(request, "replay_steps.html", {
+        "m": found[0], "P": presentation(found[0].game), "shown": shown, "step": -1})
 
 
 @router.get("/standings", response_class=HTMLResponse)

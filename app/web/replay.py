@@ -5,7 +5,10 @@ events are public (no face-down card, no hand). The replay is built from nothing
 else, so it cannot show what the table did not see: no hands, no card that was set
 aside or laid face down and never turned over.
 
-The sentences come from the game's presentation (:mod:`app.web.games`).
+The sentences come from the game's presentation (:mod:`app.web.games`). Each step
+knows its deal, so the replay page can hold one deal's steps at a time and step
+through them in the browser (``static/js/replay.js``), fetching another deal's steps
+(:func:`deal_steps`) only when the viewer moves there.
 """
 
 from __future__ import annotations
@@ -25,6 +28,33 @@ class Step:
     trick: list[tuple[str, str, str]] = field(default_factory=list)  # name, code, title
     revealed: list[str] = field(default_factory=list)
     scores: list[int] | None = None
+    deal_no: int = 1  # the deal it belongs to (a deal's end belongs to that deal)
+    index: int = 0  # its place in the match, from 0 (the URL's ?step=)
+
+
+@dataclass(frozen=True)
+class DealSpan:
+    """One deal's steps: ``steps[first:first + count]``."""
+
+    deal_no: int
+    first: int
+    count: int
+
+
+def deals(steps: list[Step]) -> list[DealSpan]:
+    """The deals of a replay, in order, with where their steps are."""
+    spans: list[DealSpan] = []
+    for step in steps:
+        if spans and spans[-1].deal_no == step.deal_no:
+            last = spans[-1]
+            spans[-1] = DealSpan(last.deal_no, last.first, last.count + 1)
+        else:
+            spans.append(DealSpan(step.deal_no, step.index, 1))
+    return spans
+
+
+def deal_steps(steps: list[Step], deal_no: int) -> list[Step]:
+    return [s for s in steps if s.deal_no == deal_no]
 
 
 def describe(game: str, event: dict[str, Any], names: list[str]) -> str | None:
@@ -37,10 +67,16 @@ def build(game: str, log: list[LoggedAction], names: list[str]) -> list[Step]:
     steps: list[Step] = []
     trick: list[tuple[str, str, str]] = []
     complete = False
+    deal_no = 1
     for entry in log:
         lines: list[str] = []
         revealed: list[str] = []
         scores: list[int] | None = None
+        # a step that ends a deal belongs to it; one that only deals the next, to that
+        ended = [e.get("deal_no") for e in entry.events if e.get("type") == "deal_end"]
+        dealt = [e.get("deal_no") for e in entry.events if e.get("type") == "deal"]
+        mine = int(ended[0]) if ended and ended[0] else (
+            int(dealt[0]) if dealt and dealt[0] else deal_no)
         if entry.action == "start":
             lines.append(_("The match starts."))
         elif entry.action == "end_game":
@@ -54,8 +90,6 @@ def build(game: str, log: list[LoggedAction], names: list[str]) -> list[Step]:
                                   p.card_title(event["card"]))]
             elif kind == "trick":
                 complete = True
-            elif kind == "deal":
-                trick, complete = [], False
             elif kind == "deal_end":
                 scores = list(event.get("scores") or [])
             if "revealed" in event:  # cards a challenge turned over
@@ -63,6 +97,11 @@ def build(game: str, log: list[LoggedAction], names: list[str]) -> list[Step]:
             text = p.describe(event, names)
             if text:
                 lines.append(text)
-        steps.append(Step(seq=entry.seq, lines=lines, trick=list(trick), revealed=revealed,
-                          scores=scores))
+        # the step that ends a deal shows its last trick; one that only deals, none
+        shown = [] if dealt and not ended else list(trick)
+        steps.append(Step(seq=entry.seq, lines=lines, trick=shown, revealed=revealed,
+                          scores=scores, deal_no=mine, index=len(steps)))
+        deal_no = int(dealt[-1]) if dealt and dealt[-1] else mine
+        if dealt:  # the next deal starts with an empty board
+            trick, complete = [], False
     return steps
