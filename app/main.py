@@ -20,7 +20,19 @@ from app.db.retry import DatabaseUnavailable
 from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
-from app.web import api, assets, fragments, health, language, pages, rules, share, table_api, ws
+from app.web import (
+    api,
+    assets,
+    fragments,
+    health,
+    language,
+    pages,
+    players,
+    rules,
+    share,
+    table_api,
+    ws,
+)
 from app.web.compress import Compress
 from app.web.limits import BodyLimit, ClientLimits
 from app.web.messages import error_text
@@ -139,6 +151,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.include_router(table_api.router)
     app.include_router(pages.router)
     app.include_router(share.router)
+    app.include_router(players.router)
     assets.assets()  # every static file read and hashed now, not on the first page
     app.include_router(assets.router)
     app.add_middleware(language.LanguageMiddleware)

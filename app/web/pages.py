@@ -244,13 +244,15 @@ async def replay_deal(match_id: str, deal_no: int, request: Request,
 
 
 @router.get("/standings", response_class=HTMLResponse)
-async def standings(request: Request, service: Service,
-                    game: str | None = None) -> HTMLResponse:
+async def standings(request: Request, service: Service, game: str | None = None,
+                    linked: bool = False) -> HTMLResponse:
     """Per game (the first one by default): matches played and won per player name,
     the average final score, and for games that keep a chip ledger the net chips."""
     if game not in GAMES:
         game = next(iter(GAMES))
-    rows = await service.db.read(repo.standings, game=game, player_key=player_key(request))
+    me = player_key(request)
+    rows = await service.db.read(repo.standings, game=game, player_key=me)
     return templates.TemplateResponse(request, "standings.html", {
         "rows": rows, "game_filter": game, "info": GAMES[game], "P": presentation(game),
+        "has_player": me is not None, "linked": linked,
     })

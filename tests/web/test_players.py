@@ -172,3 +172,40 @@ def test_the_player_token_never_reaches_anybody_else(sqlite_server: Server) -> N
                 assert secret not in text
             assert bert_player not in text
     table.close()
+
+
+def test_that_was_me_links_two_browsers_into_one_player(sqlite_server: Server,
+                                                        annas: list[httpx.Client]) -> None:
+    phone, laptop, stranger = annas
+    for browser in (phone, laptop):
+        table = _mauscheln_with_bots(sqlite_server)
+        _form_join(browser, table.room, "Anna")
+        _fill_start_end(table)
+        table.close()
+    assert sorted(_people(phone.get("/standings?game=mauscheln").text)) == [
+        ("Anna", "1", False), ("Anna", "1", True)]
+    assert "/players/link" in phone.get("/standings?game=mauscheln").text
+    assert "/players/link" not in stranger.get("/standings?game=mauscheln").text
+    assert stranger.post("/players/link").status_code == 400  # never played: nothing to link
+
+    made = phone.post("/players/link")
+    assert made.status_code == 200
+    link = re.search(r'id="player-link" readonly value="([^"]+)"', made.text).group(1)  # type: ignore[union-attr]
+    path = httpx.URL(link).path
+    assert phone.get(path).status_code == 200 and "made the link" in phone.get(path).text
+    assert "Yes, that was me" in laptop.get(path).text
+    with httpx.Client(base_url=sqlite_server.base, cookies=laptop.cookies,
+                      headers={"Origin": "https://evil.example"}) as forged:
+        assert forged.post(path).status_code == 403  # and the link still works
+    done = laptop.post(path)
+    assert done.status_code == 303 and done.headers["location"] == "/standings?linked=1"
+    assert laptop.cookies[PLAYER_COOKIE] == phone.cookies[PLAYER_COOKIE]
+    for browser in (phone, laptop):
+        assert _people(browser.get("/standings?game=mauscheln").text) == [("Anna", "2", True)]
+    assert laptop.post(path).status_code == 404, "a link works once"
+    # what the laptop plays from now on counts for the same person
+    table = _mauscheln_with_bots(sqlite_server)
+    _form_join(laptop, table.room, "Anna")
+    _fill_start_end(table)
+    table.close()
+    assert _people(phone.get("/standings?game=mauscheln").text) == [("Anna", "3", True)]
