@@ -1,25 +1,33 @@
-"""A Lügenbeutel bot: true cards first, a measured run of lies behind them, and a
-challenge only where the odds pay for the die.
+"""A Lügenbeutel bot that plays the game as it is meant to be played: true cards,
+now and then a lie the table cannot tell from the truth, and "Lügenbeutel!" for a
+claim nobody's hand is likely to hold.
 
-Laying. Under these rules a caught lie at card ``i`` sends back only cards ``i`` to
-the last of the turn (plus the die), and a challenge on a true card makes the
-challenger draw. So the bot lays every card of the required number first, then tops
-the turn up with lies (Lügenbeutel cards first, as they can never be laid truly,
-then the numbers furthest from coming round) to about four fifths of the cards it
-held, never its last card as a lie. It keeps its Jokers back: once only Jokers are
-left it lays them, so a turn that empties its hand ends on true cards. Without a
-card of the number it skips with an Aussetzen (a true skip) if it can; after a pass
-it lays the drawn card only if that card is true.
+Plausible claims. Of the 112 cards, 33 are true for a number (its seven copies and
+the 26 Jokers), 34 for an Aussetzen. A player who sees none of the liar's cards
+therefore expects a hand of ``h`` cards to hold ``k`` or more true cards with the
+binomial chance :func:`at_least`; a claim of ``k`` cards from a hand of ``h`` is
+*plausible* while that chance is at least ``PLAUSIBLE`` (from ten cards: up to four;
+from five: two; from one or two: one). Which cards are true is the engine's
+:func:`~app.games.luegenbeutel.is_true`; the deck is the engine's ``DECK``.
 
-Challenging. From its own hand it knows how many copies of the claimed card and how
-many Jokers are unseen, hence how likely an unseen card is true. It weighs three
-kinds of player: one who lays at random, one who lays true cards (the number or
-Jokers) first and then lies, and one who lays the number first and keeps its Jokers;
-for the last two, card ``i`` is a lie when that player held fewer than ``i`` cards of
-that kind. It challenges the card where a catch is worth most, and only when the
-cards the accused would take back (weighted more when the accused is close to going
-out) outweigh the die it would roll itself. At the end of a round it weighs the
-points it would hand the winner by accepting against the die.
+Laying. The bot lays every true card of the number it holds (the copies, then the
+Jokers), and then, with chance ``LIE_RATE`` for each card, lies behind them, as
+long as the claim stays plausible and the lie is never its last card. Without a true
+card it skips with an Aussetzen if it holds one (a true skip); otherwise it lies
+with one card (chance ``BLUFF_RATE``; a Lügenbeutel card first, as it can never be
+laid truly) or passes. After a pass it lays the drawn card only if it is true. So it
+never dumps its hand in one lie: a claim of eight cards from ten would be called.
+
+Challenging. Each claim is judged against two kinds of player: one who plays as
+above (the share ``1 - DUMPERS``) and one who lays any number of cards, true ones
+first (``DUMPERS``). Given the claim's size and the hand it came from, Bayes' rule
+says how likely each card is a lie (:func:`lie_chances`): a claim that plausible play
+rarely makes (many cards from a small hand, more than a hand of that size usually
+holds) is most likely the dumper's, and its late cards most likely lies. The bot
+challenges the card where a catch is worth most, and only when the cards the accused
+would take back (weighted more when the accused is close to going out) outweigh the
+die it would roll itself. At the end of a round it weighs the points it would hand
+the winner by accepting against the die.
 
 ``choose`` answers whenever the seat is asked; ``optional`` is for a seat that may
 call the liar but need not, and returns None to stay silent.
@@ -30,6 +38,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from functools import lru_cache
 from math import comb
 from typing import Any
 
@@ -41,76 +50,134 @@ from app.games.luegenbeutel import (
     JOKER,
     LUEGENBEUTEL,
     NUMBERS,
+    is_true,
 )
 
 COPIES = Counter(DECK)
 DIE_MEAN = (1 + DIE_SIDES) / 2
 AVERAGE_POINTS = sum(CARD_POINTS[c] for c in DECK) / len(DECK)
-# How much each kind of player counts when judging a claim: lays at random, lays
-# true cards first, lays the number first (and keeps its Jokers).
-MODEL_WEIGHTS = (0.2, 0.2, 0.6)
+CLAIMS = (*NUMBERS, AUSSETZEN)
+# How many cards of the deck are true for each claim (the engine says which are).
+TRUE_IN_DECK = {claim: sum(1 for c in DECK if is_true(c, claim)) for claim in CLAIMS}
+
+PLAUSIBLE = 0.25  # a claim is plausible while this share of hands that size could hold it
+LIE_RATE = 0.4  # chance to add one more lie behind the true cards, while plausible
+BLUFF_RATE = 0.8  # without a true card or an Aussetzen: lie with one card, else pass
+DUMPERS = 0.15  # share of players judged as laying any number of cards, lies included
 # After a pass or a skip a player who lies at all rarely lies with that one card.
 SINGLE_CARD_LIE = 0.1
-LIE_SHARE = 0.8  # share of the hand held at the start of a turn the bot lays in it
 DANGER = 3  # an accused with this few cards left is close to winning the round
 # With several players a caught liar's extra cards help this seat only in part: its
 # share of the table, plus this much for the catch itself.
 CATCH_BONUS = 0.2
 MATCH_AT_STAKE = 3  # how much more the points count when accepting may end the match
+WIN_SHARPNESS = 0.45  # chance to go out first ~ exp(-WIN_SHARPNESS * cards in hand)
 
 
-def _true_chance(hand: list[str], claim: str, jokers: bool = True) -> float:
-    """Chance that an unseen card is true for ``claim`` (the claim itself, or with
-    ``jokers`` also a Joker)."""
-    mine = Counter(hand)
-    unseen = len(DECK) - len(hand)
-    good = COPIES[claim] - mine[claim]
-    if jokers:
-        good += COPIES[JOKER] - mine[JOKER]
-    return max(0.0, min(1.0, good / max(unseen, 1)))
+# ----- odds from what a seat can see -----------------------------------------------------
+@lru_cache(maxsize=4096)
+def _binomial(trials: int, good: int, total: int) -> tuple[float, ...]:
+    """P(X = x) for x = 0..trials, X ~ Binomial(trials, good / total)."""
+    p = max(0.0, min(1.0, good / max(total, 1)))
+    return tuple(comb(trials, x) * p ** x * (1 - p) ** (trials - x)
+                 for x in range(trials + 1))
 
 
-def _fewer_than(successes: int, trials: int, p: float) -> float:
-    """P(X < successes) for X ~ Binomial(trials, p)."""
-    return sum(comb(trials, x) * p ** x * (1 - p) ** (trials - x)
-               for x in range(min(successes, trials + 1)))
+def at_least(count: int, held: int, claim: str) -> float:
+    """The chance that a hand of ``held`` cards, seen by nobody, holds ``count`` or
+    more cards true for ``claim``: what the table believes of a claim."""
+    return sum(_binomial(held, TRUE_IN_DECK[claim], len(DECK))[max(count, 0):])
 
 
-def _lie_chances(view: dict[str, Any]) -> dict[str, float]:
-    """For every legal challenge target: the chance that it catches a lie.
+def plausible(count: int, held: int, claim: str) -> bool:
+    """Whether a claim of ``count`` cards from a hand of ``held`` is one the table
+    may believe (``PLAUSIBLE``)."""
+    return at_least(count, held, claim) >= PLAUSIBLE
 
-    Three kinds of player are weighed: one who lays cards at random; one who lays
-    true cards (the number or Jokers) first and then lies; and one who lays the
-    cards of the number first and keeps the Jokers. For the last two, card ``i`` is
-    a lie when the player held fewer than ``i`` cards of the kind it lays first.
-    """
+
+def _unseen_true(hand: list[str], claim: str) -> tuple[int, int]:
+    """(cards true for ``claim`` that this seat does not hold, cards it does not hold)."""
+    mine = sum(1 for c in hand if is_true(c, claim))
+    return TRUE_IN_DECK[claim] - mine, len(DECK) - len(hand)
+
+
+@lru_cache(maxsize=512)
+def most_plausible(held: int, claim: str) -> int:
+    """The largest claim from a hand of ``held`` cards the table may believe."""
+    return max((c for c in range(1, held + 1) if plausible(c, held, claim)), default=0)
+
+
+def may_lie(count: int, held: int, claim: str) -> bool:
+    """Whether plausible play adds a lie as card ``count`` of a turn begun with
+    ``held`` cards: the claim stays plausible and the lie is not the last card."""
+    return count < held and count <= most_plausible(held, claim)
+
+
+@lru_cache(maxsize=4096)
+def claim_likelihood(count: int, held: int, claim: str) -> tuple[float, ...]:
+    """How likely a player makes a claim of ``count`` cards from a hand of ``held``
+    when it held ``t`` cards true for the claim, for t = 0..held: plausible play
+    (``1 - DUMPERS``) as :func:`choose` lays, or a dumper (``DUMPERS``) who lays
+    1..held cards whatever it holds. Either lays its true cards first, so card ``i``
+    of the claim is a lie exactly when ``t < i``."""
+    a_share = COPIES[AUSSETZEN] / (len(DECK) - TRUE_IN_DECK[claim])
+    bound = most_plausible(held, claim)
+
+    def lies(first: int) -> float:
+        """Plausible play lies with cards first..count and stops there."""
+        chance = 1.0
+        for c in range(first, count + 1):
+            chance *= LIE_RATE if may_lie(c, held, claim) else 0.0
+        return chance * (1 - (LIE_RATE if may_lie(count + 1, held, claim) else 0.0))
+
+    out = []
+    for t in range(held + 1):
+        if t == held:  # a hand of true cards goes out
+            plain = 1.0 if count == held else 0.0
+        elif t == 0:  # no true card: an Aussetzen skips; else one lie (or a pass)
+            plain = (1 - a_share) ** held * BLUFF_RATE * lies(2) if held >= 2 else 0.0
+        else:  # the true cards, as many as plausible, then lies while plausible
+            laid = min(t, bound)
+            plain = lies(laid + 1) if count >= laid else 0.0
+        out.append((1 - DUMPERS) * plain + DUMPERS / held)
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _claim_odds(count: int, held: int, claim: str, good: int, total: int
+                ) -> tuple[float, ...]:
+    """For a claim of ``count`` cards laid from a hand of ``held``: the chance that
+    card ``i`` is a lie, for i = 1..count (index i - 1). ``good`` of the ``total``
+    cards the judging seat does not hold are true for the claim."""
+    prior = _binomial(held, good, total)  # how many true cards the accused held
+    joint = [p * w for p, w in zip(prior, claim_likelihood(count, held, claim), strict=True)]
+    whole = sum(joint) or 1.0
+    return tuple(sum(joint[:i]) / whole for i in range(1, count + 1))
+
+
+def lie_chances(view: dict[str, Any]) -> dict[str, float]:
+    """For every challenge of the open turn ("1".."count", "all"): the chance that it
+    catches a lie, from this seat's view."""
     stack = view["stack"]
-    claim, count = stack["claim"], stack["count"]
+    claim, count = stack["claim"], int(stack["count"])
     accused = view["challenge"]["accused"]
-    hand = view["hand"]
-    p = _true_chance(hand, claim)
-    p_exact = _true_chance(hand, claim, jokers=False)
-    held = view["hand_counts"][accused] + count  # cards in the accused's hand before
-    w_random, w_true, w_exact = MODEL_WEIGHTS
+    good, total = _unseen_true(view["hand"], claim)
     if stack["kind"] != "lay":
         # a skip, or the card drawn by a pass: one card, and seldom a bluff
-        lie = w_random * (1 - p) + (1 - w_random) * SINGLE_CARD_LIE
+        p = good / max(total, 1)
+        lie = DUMPERS * (1 - p) + (1 - DUMPERS) * SINGLE_CARD_LIE
         return {str(i): lie for i in range(1, count + 1)} | {"all": lie}
-
-    def lie_at(i: int) -> float:
-        return (w_random * (1 - p) + w_true * _fewer_than(i, held, p)
-                + w_exact * _fewer_than(i, held, p_exact))
-
-    chances = {str(i): lie_at(i) for i in range(1, count + 1)}
-    chances["all"] = (w_random * (1 - p ** count) + w_true * _fewer_than(count, held, p)
-                      + w_exact * _fewer_than(count, held, p_exact))
+    held = max(int(view["hand_counts"][accused]) + count, count)
+    odds = _claim_odds(count, held, claim, good, total)
+    chances = {str(i): odds[i - 1] for i in range(1, count + 1)}
+    chances["all"] = odds[-1]  # plausible play lays its true cards first
     return chances
 
 
 def _best_challenge(view: dict[str, Any], legal: list[str]) -> tuple[str, float]:
     """The challenge with the highest expected value for this seat, and that value
     (in cards: the accused's extra cards count at a weight, its own die fully)."""
-    chances = _lie_chances(view)
+    chances = lie_chances(view)
     count = view["stack"]["count"]
     accused = view["challenge"]["accused"]
     players = view["players"]
@@ -131,56 +198,76 @@ def _best_challenge(view: dict[str, Any], legal: list[str]) -> tuple[str, float]
 
 def _round_end(view: dict[str, Any], legal: list[str]) -> str:
     """Someone emptied their hand: challenge or accept."""
-    action, _ = _best_challenge(view, legal)
-    if not action or "accept" not in legal:
-        return action or legal[0]
-    chances = _lie_chances(view)
+    challenges = [a for a in legal if a.startswith("challenge:")]
+    if not challenges:
+        return legal[0]
+    # the card most likely a lie: a catch keeps the round going, whatever comes back
+    chances = lie_chances(view)
+    action = max(challenges, key=lambda a: chances[a.split(":", 1)[1]])
+    if "accept" not in legal:
+        return action
     lie = chances[action.split(":", 1)[1]]
     seat, accused = view["seat"], view["challenge"]["accused"]
     mine = sum(CARD_POINTS[c] for c in view["hand"])
-    others = sum(n for s, n in enumerate(view["hand_counts"]) if s not in (seat, accused))
-    at_stake = mine + others * AVERAGE_POINTS
+    counts = list(view["hand_counts"])
+    others = sum(n for s, n in enumerate(counts) if s not in (seat, accused))
+    # a catch keeps the round going: the points this seat would hand over, and its
+    # own chance to win the round from here (the liar takes cards back and draws)
+    counts[accused] = view["stack"]["count"] / 2 + DIE_MEAN
+    going_out = [math.exp(-WIN_SHARPNESS * n) for n in counts]
+    pot = sum(n for s, n in enumerate(counts) if s != seat) * AVERAGE_POINTS
+    at_stake = mine + others * AVERAGE_POINTS + going_out[seat] / sum(going_out) * pot
     if view["scores"][accused] + at_stake >= view["target"]:
         at_stake *= MATCH_AT_STAKE
     cost = DIE_MEAN * AVERAGE_POINTS
     return action if lie * at_stake > (1 - lie) * cost else "accept"
 
 
-def _lay(view: dict[str, Any], legal: set[str]) -> str:
+# ----- the turn ---------------------------------------------------------------------------
+def _lay(view: dict[str, Any], legal: set[str], rng: random.Random) -> str:
     """The turn itself: lay, skip, pass, or end."""
     hand: list[str] = view["hand"]
     number = str(view["number"])
-    counts = Counter(hand)
     laid = int(view["laid"])
     start = len(hand) + laid  # cards held when the turn began
 
     if view["passed"]:
         drawn = view.get("drawn")
-        if drawn in (number, JOKER) and "lay:" + drawn in legal:
+        if drawn is not None and is_true(drawn, number) and "lay:" + drawn in legal:
             return "lay:" + drawn
         return "end"
-    if counts[number] and "lay:" + number in legal:
-        return "lay:" + number
-    if counts[JOKER] and counts[JOKER] == len(hand):
-        return "lay:" + JOKER  # only Jokers left: they empty the hand
-    if not laid and counts[AUSSETZEN] and "skip:" + AUSSETZEN in legal:
+    if hand and all(is_true(c, number) for c in hand):
+        return "lay:" + hand[0]  # nothing but true cards: out with them all
+    if laid < most_plausible(start, number):
+        # true cards, as many as the table may believe: the number's, then Jokers
+        if number in hand:
+            return "lay:" + number
+        if JOKER in hand:
+            return "lay:" + JOKER
+    if laid:
+        # the true cards are down: one more lie now and then, while the table may
+        # believe the claim, and never the last card
+        if may_lie(laid + 1, start, number) and rng.random() < LIE_RATE:
+            return "lay:" + lie_card(hand, number)
+        return "end"
+    if AUSSETZEN in hand and "skip:" + AUSSETZEN in legal:
         return "skip:" + AUSSETZEN
-    if laid < math.ceil(LIE_SHARE * start) and len(hand) > 1:
-        # never the last card as a lie; a Joker kept back may close the turn
-        return "lay:" + _lie_card(hand, number)
-    return "end" if laid else "pass"
+    if len(hand) > 1 and rng.random() < BLUFF_RATE:
+        return "lay:" + lie_card(hand, number)
+    return "pass"
 
 
-def _lie_card(hand: list[str], number: str) -> str:
+def lie_card(hand: list[str], number: str) -> str:
     """The card to lie with: a Lügenbeutel first (it can never be laid truthfully),
-    then the number that is furthest from coming round again."""
+    then the number that is furthest from coming round again; an Aussetzen last (it
+    makes a true skip)."""
     if LUEGENBEUTEL in hand:
         return LUEGENBEUTEL
     numbers = [c for c in hand if c in NUMBERS and c != number]
     if numbers:
         due = int(number)
         return max(numbers, key=lambda c: ((int(c) - due) % 10, int(c)))
-    spare = [c for c in hand if c not in (number, JOKER)]
+    spare = [c for c in hand if not is_true(c, number)]
     return spare[0] if spare else hand[0]
 
 
@@ -198,7 +285,7 @@ def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
             return action  # with no turn of its own, any answer is a challenge
     if not turn:
         return rng.choice(legal)
-    action = _lay(view, turn)
+    action = _lay(view, turn, rng)
     return action if action in turn else sorted(turn)[0]
 
 

@@ -94,6 +94,37 @@ def is_true(card: str, claim: str) -> bool:
     return card in (JOKER, claim)
 
 
+def turn_actions(hand: list[str], laid: int, passed: bool, drawn: str | None) -> list[str]:
+    """The actions of the seat on turn, holding ``hand``, after laying ``laid`` cards
+    this turn (``passed``: it drew ``drawn`` by passing). The engine's own list; the
+    search bot's rollouts ask it too."""
+    if passed:
+        if not laid and drawn is not None and drawn in hand:
+            return [LAY[drawn], "end"]
+        return ["end"]
+    distinct = sorted(set(hand), key=CARD_RANK.__getitem__)
+    if laid:
+        return [LAY[c] for c in distinct] + ["end"]
+    actions = [LAY[c] for c in distinct]
+    if len(hand) >= MIN_HAND_TO_SKIP:
+        actions += [SKIP[c] for c in distinct]
+    return actions + ["pass"]
+
+
+def challenge_actions(count: int, reveal_all: bool) -> list[str]:
+    """The challenges of an open turn of ``count`` cards: one card each, or the whole
+    turn with ``reveal_all``."""
+    if reveal_all:
+        return ["challenge:all"]
+    return [f"challenge:{i}" for i in range(1, count + 1)]
+
+
+def next_number(number: int) -> int:
+    """The number required after a turn with ``number`` stood: one more, and 1 again
+    after a 10."""
+    return FIRST_NUMBER if number == LAST_NUMBER else number + 1
+
+
 def hand_points(hand: list[str]) -> int:
     return sum(CARD_POINTS[c] for c in hand)
 
@@ -302,23 +333,10 @@ class LuegenbeutelMatch(Match):
 
     def _challenge_actions(self) -> list[str]:
         assert self.open_turn is not None
-        if self.options["reveal_all"]:
-            return ["challenge:all"]
-        return [f"challenge:{i}" for i in range(1, len(self.open_turn["cards"]) + 1)]
+        return challenge_actions(len(self.open_turn["cards"]), self.options["reveal_all"])
 
     def _turn_actions(self, seat: int) -> list[str]:
-        hand = self.hands[seat]
-        if self.passed:
-            if not self.laid and self.drawn is not None and self.drawn in hand:
-                return [LAY[self.drawn], "end"]
-            return ["end"]
-        distinct = sorted(set(hand), key=CARD_RANK.__getitem__)
-        if self.laid:
-            return [LAY[c] for c in distinct] + ["end"]
-        actions = [LAY[c] for c in distinct]
-        if len(hand) >= MIN_HAND_TO_SKIP:
-            actions += [SKIP[c] for c in distinct]
-        return actions + ["pass"]
+        return turn_actions(self.hands[seat], len(self.laid), self.passed, self.drawn)
 
     def _to_act(self) -> set[int]:
         seats = set(self._challengers())
@@ -433,7 +451,7 @@ class LuegenbeutelMatch(Match):
         assert seat is not None
         step = SKIP_STEP if kind == "skip" else 1
         nxt = (seat + step) % self.players
-        next_number = FIRST_NUMBER if number == LAST_NUMBER else number + 1
+        following = next_number(number)
         claim = AUSSETZEN if kind == "skip" else str(number)
         self.last_turn = {"seat": seat, "kind": kind, "number": number, "claim": claim,
                           "count": len(cards), "open": bool(cards), "void": False}
@@ -443,7 +461,7 @@ class LuegenbeutelMatch(Match):
         if not cards:  # a pass without a card: nothing to challenge, it stands
             if number == LAST_NUMBER:
                 events.append(self._reshuffle())
-            self._start_turn(nxt, next_number)
+            self._start_turn(nxt, following)
             return events
         self.open_turn = {"seat": seat, "kind": kind, "number": number, "claim": claim,
                           "cards": list(cards), "next": nxt}
@@ -452,11 +470,11 @@ class LuegenbeutelMatch(Match):
             self.phase = "challenge"
             self.accepted = []
             self.turn = None
-            self.number = next_number
+            self.number = following
             self.laid, self.passed, self.drawn = [], False, None
             events.append({"type": "last_card", "seat": seat})
         else:
-            self._start_turn(nxt, next_number)
+            self._start_turn(nxt, following)
         return events
 
     def _challenge(self, challenger: int, arg: str) -> list[dict[str, Any]]:

@@ -8,12 +8,19 @@ Aussetzen), and a challenged card whose place is certain (a caught card is back
 in the liar's hand, a true one on the discard pile, until anything moves them).
 
 The open turn is not dealt uniformly: the accused's hand before that turn is
-dealt, then a model of how people lay splits it. Mostly (``TRUE_FIRST``) a
-player lays the cards of the number first and lies behind them (a Lügenbeutel
-first, never a Joker while other lies are at hand); sometimes at random. A skip
-or the one card laid after a pass is true with probability ``SINGLE_TRUE`` when
-the hand allowed it. This is what makes a challenge on the first card of a long
-claim rarely pay and one on the last card often pay.
+dealt and kept with the chance that a player holding that many true cards makes
+this claim (:func:`app.bots.luegenbeutel.claim_likelihood`, the house bot's own
+model of the table: plausible play, or now and then a player who dumps cards),
+tried up to ``WORLD_TRIES`` times. The turn's cards are then its true cards first
+(the number's, then Jokers) and lies behind them, in the order the house bot lies.
+A skip or the one card laid after a pass is true with probability ``SINGLE_TRUE``
+when the hand allowed it. So a claim of many cards from a small hand is mostly the
+dumper's and its late cards lies, while a plausible claim is mostly true.
+
+The bot's own turn keeps to plausible play as the house bot does: its true cards
+first, and a lie only while the claim stays plausible
+(:func:`app.bots.luegenbeutel.may_lie`), never its last card; it never dumps its
+hand in one lie (:func:`candidate_actions`).
 
 Rollouts run on :class:`Round`, a lean copy of the round's rules (tested against
 the engine), with the house heuristic for every seat: on its turn
@@ -30,30 +37,31 @@ from collections import Counter
 from typing import Any
 
 from app.bots import choose_action, choose_optional
+from app.bots import luegenbeutel as heuristic
 from app.bots.search.core import World
 from app.bots.search.deal import Inconsistent, deal
 from app.bots.search.history import History
+from app.games.base import DIE_SIDES
 from app.games.luegenbeutel import (
     AUSSETZEN,
-    CARD_ORDER,
     DECK,
     JOKER,
-    LUEGENBEUTEL,
+    LAST_NUMBER,
     NUMBERS,
+    SKIP_STEP,
+    challenge_actions,
     hand_points,
     is_true,
+    next_number,
+    sort_hand,
+    turn_actions,
 )
 
 HORIZON = 6  # turns a rollout plays before the position is scored
-WIN_SHARPNESS = 0.45  # chance to go out first ~ exp(-WIN_SHARPNESS * cards in hand)
-TRUE_FIRST = 0.8  # share of the open-turn model "the number first, then lies"
+WORLD_TRIES = 40  # draws per world while looking for one the claim makes likely
 SINGLE_TRUE = 0.85  # a skip / a card laid after a pass is true if the hand allowed
 SILENT = "silent"  # the search's name for letting a challenge window pass
 DECK_COUNT = Counter(DECK)
-
-
-def sort_hand(hand: list[str]) -> list[str]:
-    return sorted(hand, key=CARD_ORDER.index)
 
 
 class Round:
@@ -132,18 +140,7 @@ class Round:
         return others
 
     def turn_actions(self, seat: int) -> list[str]:
-        hand = self.hands[seat]
-        distinct = sort_hand(list(Counter(hand)))
-        if self.passed:
-            if not self.laid and self.drawn is not None and self.drawn in hand:
-                return ["lay:" + self.drawn, "end"]
-            return ["end"]
-        if self.laid:
-            return ["lay:" + c for c in distinct] + ["end"]
-        actions = ["lay:" + c for c in distinct]
-        if len(hand) >= 2:
-            actions += ["skip:" + c for c in distinct]
-        return actions + ["pass"]
+        return turn_actions(self.hands[seat], len(self.laid), self.passed, self.drawn)
 
     def legal(self, seat: int) -> list[str]:
         actions: list[str] = []
@@ -151,10 +148,7 @@ class Round:
             actions += self.turn_actions(seat)
         if seat in self.challengers():
             assert self.open_turn is not None
-            if self.reveal_all:
-                actions.append("challenge:all")
-            else:
-                actions += [f"challenge:{i}" for i in range(1, len(self.open_turn["cards"]) + 1)]
+            actions += challenge_actions(len(self.open_turn["cards"]), self.reveal_all)
             if self.phase == "challenge":
                 actions.append("accept")
         return actions
@@ -196,7 +190,7 @@ class Round:
         self.discard.extend(ot["cards"])
         if self.last_turn is not None:
             self.last_turn["open"] = False
-        if reshuffle and ot["number"] == 10:
+        if reshuffle and ot["number"] == LAST_NUMBER:
             self._reshuffle()
 
     def _end_turn(self, kind: str, cards: list[str]) -> None:
@@ -204,15 +198,15 @@ class Round:
         assert seat is not None
         self.turns += 1
         self.polled = False
-        nxt = (seat + (2 if kind == "skip" else 1)) % self.players
-        next_number = 1 if number == 10 else number + 1
+        nxt = (seat + (SKIP_STEP if kind == "skip" else 1)) % self.players
+        following = next_number(number)
         claim = AUSSETZEN if kind == "skip" else str(number)
         self.last_turn = {"seat": seat, "kind": kind, "number": number, "claim": claim,
                           "count": len(cards), "open": bool(cards), "void": False}
         if not cards:
-            if number == 10:
+            if number == LAST_NUMBER:
                 self._reshuffle()
-            self._start_turn(nxt, next_number)
+            self._start_turn(nxt, following)
             return
         self.open_turn = {"seat": seat, "kind": kind, "number": number, "claim": claim,
                           "cards": list(cards), "next": nxt}
@@ -220,10 +214,10 @@ class Round:
             self.phase = "challenge"
             self.accepted = []
             self.turn = None
-            self.number = next_number
+            self.number = following
             self.laid, self.passed, self.drawn = [], False, None
         else:
-            self._start_turn(nxt, next_number)
+            self._start_turn(nxt, following)
 
     def _challenge(self, challenger: int, arg: str) -> None:
         assert self.open_turn is not None
@@ -246,7 +240,7 @@ class Round:
             stays = cards
             penalized = challenger
         self.discard.extend(stays)
-        die = self.rng.randint(1, 6)
+        die = self.rng.randint(1, DIE_SIDES)
         self._draw(penalized, die)
         self.last_challenge = {"challenger": challenger, "accused": liar,
                                "position": arg, "claim": claim, "revealed": revealed,
@@ -264,7 +258,7 @@ class Round:
         if void:
             self._start_turn((liar + 1) % self.players, ot["number"])
             return
-        if ot["number"] == 10:
+        if ot["number"] == LAST_NUMBER:
             self._reshuffle()
         if round_end:
             self._start_turn(ot["next"], self.number)
@@ -355,7 +349,7 @@ def expected_gains(r: Round) -> list[float]:
     counts = [len(h) for h in r.hands]
     if r.open_turn is not None and r.phase == "challenge":
         counts[r.open_turn["seat"]] = 0
-    weights = [math.exp(-WIN_SHARPNESS * c) for c in counts]
+    weights = [math.exp(-heuristic.WIN_SHARPNESS * c) for c in counts]
     total = sum(weights)
     points = [hand_points(h) for h in r.hands]
     everything = sum(points)
@@ -405,20 +399,32 @@ def _split_open_turn(pre: list[str], count: int, kind: str, claim: str,
         else:
             lies = [c for c in hand if not is_true(c, claim)] or hand
             laid = [lies[0]]
-    elif rng.random() < TRUE_FIRST:
-        numbers = [c for c in hand if c == claim]
-        laid = numbers[:count]
-        rest = [c for c in hand if c != claim]
-        lies = ([c for c in rest if c == LUEGENBEUTEL]
-                + [c for c in rest if c not in (LUEGENBEUTEL, JOKER)]
-                + [c for c in rest if c == JOKER])
-        laid += lies[:count - len(laid)]
-    else:
-        laid = hand[:count]
+    else:  # the true cards first, then lies as the house bot picks them
+        laid = true[:count]
+        rest = [c for c in hand if not is_true(c, claim)]
+        while len(laid) < count and rest:
+            lie = heuristic.lie_card(rest, claim)
+            rest.remove(lie)
+            laid.append(lie)
     left = list(pre)
     for c in laid:
         left.remove(c)
     return laid, left
+
+
+def agrees(view: dict[str, Any], world: World, rng: random.Random) -> bool:
+    """Whether to keep ``world``: always without a claim to judge; otherwise with the
+    chance that a player holding the accused's true cards of the world makes the
+    claim, against the likeliest number of true cards."""
+    stack = view.get("stack") or {}
+    accused = view["challenge"].get("accused") if view["challenge"].get("open") else None
+    if accused is None or accused == view["seat"] or stack.get("kind") != "lay":
+        return True
+    claim = str(stack["claim"])
+    before = world.hidden["open"] + world.hidden[f"hand:{accused}"]
+    weights = heuristic.claim_likelihood(len(world.hidden["open"]), len(before), claim)
+    true = sum(1 for c in before if is_true(c, claim))
+    return rng.random() * max(weights) < weights[true]
 
 
 def sample_world(view: dict[str, Any], history: History, rng: random.Random) -> World:
@@ -503,7 +509,7 @@ def build(view: dict[str, Any], world: World, seed: int) -> Round:
         assert stack is not None
         accused = int(view["challenge"]["accused"])
         number = int(stack["number"])
-        step = 2 if stack["kind"] == "skip" else 1
+        step = SKIP_STEP if stack["kind"] == "skip" else 1
         r.open_turn = {"seat": accused, "kind": stack["kind"], "number": number,
                        "claim": stack["claim"], "cards": list(world.hidden["open"]),
                        "next": (accused + step) % players}
@@ -516,7 +522,12 @@ class Luegenbeutel:
     name = "luegenbeutel"
 
     def sample(self, view: dict[str, Any], history: History, rng: random.Random) -> World:
-        return sample_world(view, history, rng)
+        world = sample_world(view, history, rng)
+        for _ in range(WORLD_TRIES):
+            if agrees(view, world, rng):
+                return world
+            world = sample_world(view, history, rng)
+        return world
 
     def build(self, view: dict[str, Any], history: History, world: World,
               seed: int) -> Round:
@@ -547,19 +558,26 @@ class Luegenbeutel:
 
 
 def candidate_actions(view: dict[str, Any], legal: list[str]) -> list[str]:
-    """The actions worth searching: lays of the number, a Joker, a Lügenbeutel and
-    the lie the heuristic would pick stand for all lays; likewise for skips."""
-    if len(legal) <= 6:
-        return list(legal)
+    """The actions worth searching: plausible play only (the true cards first, a lie
+    only once none is left and while the claim stays plausible, never the last card;
+    see :mod:`app.bots.luegenbeutel`); of the lies, a Lügenbeutel and the lie the
+    heuristic would pick stand for all; likewise for skips."""
     number = str(view.get("number"))
     hand = list(view.get("hand") or [])
+    start = len(hand) + int(view.get("laid") or 0)
+    if view.get("passed"):  # only the drawn card may follow, alone
+        may_lie = heuristic.may_lie(1, start, number)
+    else:
+        holds_true = any(is_true(c, number) for c in hand)
+        may_lie = not holds_true and heuristic.may_lie(start - len(hand) + 1, start, number)
+    lie = heuristic.lie_card(hand, number) if hand else None
     keep: list[str] = []
-    lies = [c for c in hand if c in NUMBERS and c != number]
-    due = int(number) if number in NUMBERS else 1
-    lie = max(lies, key=lambda c: ((int(c) - due) % 10, int(c))) if lies else None
     for action in legal:
         kind, _, card = action.partition(":")
-        if kind in ("lay", "skip") and card in NUMBERS and card != number and card != lie:
+        if kind == "lay" and not is_true(card, number) and not may_lie:
+            continue
+        if len(legal) > 6 and kind in ("lay", "skip") and card in NUMBERS and card != number \
+                and card != lie:
             continue
         keep.append(action)
     return keep
