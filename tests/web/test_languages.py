@@ -156,6 +156,8 @@ class Tables:
             yield f"/history/{done}/replay?step=9999", {}
             yield f"/history?game={game}", {}
             yield f"/standings?game={game}", {}
+            # a browser that has played: "(you)" and the box to link another browser
+            yield f"/standings?game={game}", {"Cookie": "stammtisch_player=" + "p" * 32}
             yield f"/rules/{game}", {}
         yield f"/r/{self.finished['mauscheln']}/ledger", {}
 
