@@ -22,7 +22,7 @@ from app.rooms.pacing import pause_left, waiting_for
 from app.rooms.room import Room, token_hash
 from app.rooms.table_options import TABLE_OPTIONS
 from app.rooms.turns import clock_left
-from app.web.deps import Service, bearer_token, player_token, valid_player_token
+from app.web.deps import Service, bearer_token, new_player_token, valid_player_token
 from app.web.limits import client_key
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -54,8 +54,7 @@ class Join(BaseModel):
     player: str | None = Field(
         None, max_length=200,
         description="the ``player`` token of an earlier join: the standings count this "
-        "seat for the same person. Without it: this client's player cookie, if it has "
-        "one, else a new player")
+        "seat for the same person. Without it: a new player")
 
 
 class Joined(BaseModel):
@@ -197,7 +196,9 @@ async def join_room(room_id: str, body: Join, request: Request, service: Service
     service.get(room_id)  # an unknown room is a 404, not a use of the join rate
     if body.player is not None and valid_player_token(body.player) is None:
         raise BadRequest("That is not a player token of this server.")
-    player = body.player or player_token(request)
+    # an API client is the player token it brings (never the browser's HttpOnly
+    # player cookie, whose value this answer would hand to the page's scripts)
+    player = body.player or new_player_token()
     request.app.state.limits.joined(client_key(request))
     seat, token = await service.join(room_id, body.name, seat=body.seat,
                                      player_key=repo.token_hash(player))

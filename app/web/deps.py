@@ -51,10 +51,14 @@ def valid_player_token(token: str | None) -> str | None:
     return None
 
 
+def new_player_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
 def player_token(conn: HTTPConnection) -> str:
     """This browser's player token: its player cookie's, or a new one (to be set with
     :func:`set_player_cookie` when the browser takes a seat)."""
-    return valid_player_token(conn.cookies.get(PLAYER_COOKIE)) or secrets.token_urlsafe(24)
+    return valid_player_token(conn.cookies.get(PLAYER_COOKIE)) or new_player_token()
 
 
 def set_player_cookie(conn: HTTPConnection, response: Response, token: str) -> None:

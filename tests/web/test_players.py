@@ -209,3 +209,18 @@ def test_that_was_me_links_two_browsers_into_one_player(sqlite_server: Server,
     _fill_start_end(table)
     table.close()
     assert _people(phone.get("/standings?game=mauscheln").text) == [("Anna", "3", True)]
+
+
+def test_the_api_never_answers_with_a_browsers_player_cookie(sqlite_server: Server) -> None:
+    """The player cookie is HttpOnly: a join over the API from that browser (a page's
+    script) is a player of its own and does not get the cookie's value back."""
+    table = _mauscheln_with_bots(sqlite_server)
+    with _browser(sqlite_server) as anna:
+        _form_join(anna, table.room, "Anna")
+        cookie = anna.cookies[PLAYER_COOKIE]
+        other = _mauscheln_with_bots(sqlite_server)
+        r = anna.post(f"/api/rooms/{other.room}/join", json={"name": "Anna"})
+        assert r.status_code == 200
+        assert r.json()["player"] != cookie and cookie not in r.text
+        other.close()
+    table.close()
