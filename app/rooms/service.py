@@ -45,6 +45,7 @@ from app.rooms.quotas import RoomQuota, check_someone_plays
 from app.rooms.recovery import DatabaseRecovery
 from app.rooms.rematch import open_rematch
 from app.rooms.room import Room, Seat, token_hash
+from app.rooms.seating import next_free_seat
 from app.rooms.table_options import split_options
 from app.rooms.turns import RELEASED, Turns
 from app.rooms.upkeep import load_open_rooms
@@ -203,7 +204,8 @@ class RoomService:
     async def join(self, room_id: str, name: Any, *, is_bot: bool = False,
                    seat: Any = None, level: str = DEFAULT_LEVEL,
                    player_key: str | None = None) -> tuple[int, str]:
-        """Seat ``name`` in ``seat`` (None: the first free one); a bot (``name``
+        """Seat ``name`` in ``seat`` (None: the next free one, partners first:
+        :mod:`app.rooms.seating`); a bot (``name``
         None) gets a free bot name. Once the match runs, a person may take over a seat
         the host released (:meth:`take_over`). ``player_key``: who the person is across
         tables (kept with the seat in the database only, for the standings)."""
@@ -225,7 +227,7 @@ class RoomService:
                 raise Conflict(_("That seat is taken; pick a free one."))
             self._check_name(room, name)
             token = new_token()
-            index = free[0] if wanted is None else wanted
+            index = next_free_seat(room, is_bot) if wanted is None else wanted
             new = Seat(index=index, name=name, token_hash=token_hash(token), is_bot=is_bot,
                        level=level)
             await self.db.run(repo.add_seat, match_id=room.id, seat=index, name=name,

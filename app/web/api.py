@@ -49,7 +49,8 @@ class Created(BaseModel):
 class Join(BaseModel):
     name: str = Field(max_length=200, examples=["Vroni"])
     seat: int | None = Field(
-        None, description="the seat to take (0-based); default: the first free one. "
+        None, description="the seat to take (0-based); default: the next free one "
+        "(in a game with teams, people who join one after the other become partners). "
         "409 if it is taken. In a running match: a seat the host released")
     player: str | None = Field(
         None, max_length=200,

@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import Server
 from tests.e2e.table import click_one, join, version, wait_until
-from tests.web.apiclient import Table
+from tests.web.apiclient import Table, sit_in_order
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
@@ -21,8 +21,7 @@ def test_the_browser_reconnects_after_a_restart_and_plays_on(
     context = browser.new_context()
     page = context.new_page()
     join(page, table.url, "Anna")  # seat 0: forehand of dealer 3
-    for name in ("Bert", "Cilli", "Done"):
-        table.join(name)
+    sit_in_order(table, ("Bert", "Cilli", "Done"), first=1)  # Bert plays after her
     assert table.start().status_code == 200
     page.wait_for_selector("button[data-action]")  # Anna leads (dealer 3)
     click_one([page], lambda actions: actions[0])

@@ -138,10 +138,10 @@ def test_the_title_marks_exactly_your_turn(browser: Any, sqlite_server: Server,
     bert.screenshot(path=str(shots / "pick-a-seat-phone.png"), full_page=True)
     join_at(bert, url, "Bert", 2)  # Bert sits opposite Anna: they are partners
     assert "Team 1: Anna & Bert" in anna.inner_text(".teams-note")
+    anna.click('[data-cmd="add_bot"]')  # bots sit in the other team, from its far end
+    anna.wait_for_selector('.plate[data-seat="3"] .tag')
     anna.click('[data-cmd="add_bot"]')
     anna.wait_for_selector('.plate[data-seat="1"] .tag')
-    anna.click('[data-cmd="add_bot"]')
-    anna.wait_for_selector('.plate[data-seat="3"] .tag')
     anna.screenshot(path=str(shots / "waiting-table-desktop.png"), full_page=True)
     # each sees the partner across the table and the others at the sides
     assert_ring_seen_from(bert, 2)
@@ -238,7 +238,7 @@ def test_the_host_kicks_a_seat_and_somebody_takes_it_over(
     url = anna.url
     join_at(anna, url, "Anna", 0)
     join_at(bert, url, "Bert", 1)
-    for seat in (2, 3):
+    for seat in (3, 2):  # bots fill from the far end
         anna.click('[data-cmd="add_bot"]')
         anna.wait_for_selector(f'.plate[data-seat="{seat}"] .tag')
     start(anna)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from app.bots import choose_action
+from app.bots import DEFAULT_LEVEL, choose_action
 from app.bots.pool import BotPool
 from app.db import Database, repo
 from app.rooms.clock import Clock, ManualClock, MonotonicClock
@@ -87,15 +87,17 @@ async def table(service: RoomService, game: str = "schafkopf", *,
                 people: tuple[str, ...] = ("Anna",), levels: tuple[str | None, ...] = (),
                 options: dict[str, Any] | None = None, start: bool = True,
                 seed: int = 5) -> tuple[Room, str]:
-    """A table with ``people`` first, then a bot of each level in ``levels``; every
-    person has the table open."""
+    """A table with ``people`` in the first seats, then a bot of each level in
+    ``levels`` (None: the default level) in the next ones; every person has the
+    table open."""
     room, host = await service.create(game=game, options={**NO_PAUSES, **(options or {})},
                                       seed=seed)
-    for name in people:
-        seat, _token = await service.join(room.id, name)
+    for seat, name in enumerate(people):
+        await service.join(room.id, name, seat=seat)
         service.connected(room, seat)
-    for level in levels:
-        await service.add_bot(room.id, host, level)
+    for seat, level in enumerate(levels, start=len(people)):
+        await service.join(room.id, None, is_bot=True, seat=seat,
+                           level=level or DEFAULT_LEVEL)
     if start:
         await service.start(room.id, host)
     return room, host

@@ -50,7 +50,7 @@ async def seated(service: RoomService, options: dict[str, Any],
     ``connected`` seats have the table open."""
     room, host = await service.create(game="schafkopf", options={"dealer": 3, **options},
                                       seed=5)
-    tokens = [(await service.join(room.id, n))[1] for n in NAMES]
+    tokens = [(await service.join(room.id, n, seat=s))[1] for s, n in enumerate(NAMES)]
     for s in connected:
         service.connected(room, s)
     await service.start(room.id, host)
@@ -260,13 +260,13 @@ def test_seat_choice_swap_and_removing_a_bot(tmp_path: Path) -> None:
             await service.join(room.id, "Bert", seat=4)
         assert (await service.join(room.id, "Bert"))[0] == 0
         bot = await service.add_bot(room.id, host)
-        assert bot == 1
+        assert bot == 3, "a bot sits in the team nobody sits in, from its far end"
         with pytest.raises(Forbidden):
             await service.remove_bot(room.id, "not the host", bot)
         with pytest.raises(BadRequest):
             await service.remove_bot(room.id, host, 0)  # Bert is no bot
         await service.remove_bot(room.id, host, bot)
-        assert room.seats[1] is None
+        assert room.seats[bot] is None
         await service.swap(room.id, host, 0, 1)  # Bert moves to the free seat 1
         await service.swap(room.id, host, 1, 2)  # and changes places with Anna
         assert room.names() == [None, "Anna", "Bert", None]
@@ -385,10 +385,9 @@ def test_a_bot_to_move_first_goes_on_as_soon_as_everybody_pressed_next_deal(
         room, host = await service.create(
             game="schafkopf", options={"dealer": 3, "trick_pause_ms": 0, "next_deal_s": 15},
             seed=5)
-        await service.join(room.id, "Anna")
+        for seat, name in ((0, "Anna"), (2, "Cilli"), (3, "Done")):
+            await service.join(room.id, name, seat=seat)
         assert await service.add_bot(room.id, host, "easy") == 1
-        for name in ("Cilli", "Done"):
-            await service.join(room.id, name)
         for s in (0, 2, 3):
             service.connected(room, s)
         await service.start(room.id, host)

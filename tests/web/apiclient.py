@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import httpx
@@ -38,12 +39,19 @@ class Table:
         table.players = []
         return table
 
-    def join(self, name: str, player: str | None = None) -> tuple[int, str]:
-        """Take a seat as ``name``; ``player``: the player token of an earlier join (the
-        same person in the standings). The answer's player token is in ``players``."""
-        body = {"name": name} if player is None else {"name": name, "player": player}
+    def join(self, name: str, player: str | None = None,
+             seat: int | None = None) -> tuple[int, str]:
+        """Take a seat as ``name`` (``seat``, or the one the server picks); ``player``:
+        the player token of an earlier join (the same person in the standings). The
+        answer's player token is in ``players``."""
+        body: dict[str, Any] = {"name": name}
+        if player is not None:
+            body["player"] = player
+        if seat is not None:
+            body["seat"] = seat
         r = self.http.post(f"/api/rooms/{self.room}/join", json=body)
         assert r.status_code == 200, r.text
+        assert seat is None or r.json()["seat"] == seat
         seat, token = r.json()["seat"], r.json()["token"]
         self.tokens.append(token)
         self.players.append(r.json()["player"])
@@ -66,3 +74,10 @@ class Table:
 
     def close(self) -> None:
         self.http.close()
+
+
+def sit_in_order(table: Table, names: Iterable[str], first: int = 0) -> list[tuple[int, str]]:
+    """Each of ``names`` picks the next seat in turn (``first``, then on): for tests
+    that count seats by who joined when (without a pick, people who join one after
+    the other become partners in a game with teams). ``(seat, token)`` of each."""
+    return [table.join(name, seat=seat) for seat, name in enumerate(names, start=first)]

@@ -74,7 +74,7 @@ def test_api_chat_round_trip_with_exact_shape(sqlite_server: Server) -> None:
     messages = _messages(table)  # a spectator (no token) reads too
     assert [set(m) for m in messages] == [{"seat", "name", "text", "at"}] * 2
     assert [(m["seat"], m["name"], m["text"]) for m in messages] == [
-        (1, "Bert", "Servus beinand!"), (2, "Cilli", "🍺")]
+        (2, "Bert", "Servus beinand!"), (1, "Cilli", "🍺")]  # Anna's partner, then Cilli
     assert messages[0]["at"] <= messages[1]["at"]
     assert _messages(table, table.tokens[0]) == messages
     # what people say at the table is theirs: it is never written to the server log

@@ -25,7 +25,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from tests.conftest import Server, migrate
-from tests.web.apiclient import Table
+from tests.web.apiclient import Table, sit_in_order
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["Anna", "Bert", "Cilli", "Done"]
@@ -268,7 +268,7 @@ def test_two_players_at_one_table_each_read_their_own_language(tables: Tables) -
     from tests.web.frames import frame_flash, frame_version, recv_until
 
     table = Table(tables.server.base, "schafkopf", options={"dealer": 3}, seed=4)
-    tokens = [table.join(n)[1] for n in NAMES]
+    tokens = [token for _, token in sit_in_order(table, NAMES)]
     assert table.start().status_code == 200
 
     def socket(token: str, language: str):  # noqa: ANN202 - a websocket

@@ -18,7 +18,7 @@ from app.web.fragments import SharedFragments, narrowed, seat_names, shared
 from app.web.memo import Part, ViewReads
 from app.web.render import FRAGMENTS, env, fragment_id, render_fragments
 from tests.conftest import Server
-from tests.web.apiclient import Table
+from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import (
     TABLE_IDS,
     TableSocket,
@@ -60,7 +60,7 @@ def _next(ws: Any, version: int) -> str:
 def test_a_push_sends_only_what_changed_and_a_new_socket_gets_everything(
         sqlite_server: Server) -> None:
     table = Table(sqlite_server.base, "schafkopf", options={"dealer": 3}, seed=4)
-    seats = [table.join(n) for n in ("Anna", "Bert", "Cilli", "Done")]
+    seats = sit_in_order(table, ("Anna", "Bert", "Cilli", "Done"))
     assert table.start().status_code == 200
     sockets = [open_socket(sqlite_server.ws_base, table.room, tok) for _, tok in seats]
     try:

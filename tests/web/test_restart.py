@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from app.db import Database, repo
 from app.games import new_match
 from tests.conftest import Server
-from tests.web.apiclient import Table
+from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import frame_actions, frame_version, open_socket, recv_until
 
 SEED = 77
@@ -59,7 +59,7 @@ def _play(table: Table, tokens: list[str], sockets: dict[int, Any], steps: int,
 def test_a_killed_server_comes_back_and_the_match_ends_as_if_uninterrupted(
         server: Server, sig: int) -> None:
     table = Table(server.base, "schafkopf", options=OPTIONS, seed=SEED)
-    tokens = [table.join(n)[1] for n in ("Anna", "Bert", "Cilli", "Done")]
+    tokens = [token for _, token in sit_in_order(table, ("Anna", "Bert", "Cilli", "Done"))]
     assert table.start().status_code == 200
     sockets = {0: open_socket(server.ws_base, table.room, tokens[0]),
                2: open_socket(server.ws_base, table.room, tokens[2])}

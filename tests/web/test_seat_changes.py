@@ -26,9 +26,7 @@ from tests.web.test_table_flow import host
 
 def sit(table: Table, name: str, seat: int) -> str:
     """``name`` takes ``seat``; their seat token."""
-    r = table.http.post(f"/api/rooms/{table.room}/join", json={"name": name, "seat": seat})
-    assert r.status_code == 200 and r.json()["seat"] == seat, r.text
-    return str(r.json()["token"])
+    return table.join(name, seat=seat)[1]
 
 
 def plate(frame: str, seat: int) -> str:

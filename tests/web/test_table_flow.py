@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from tests.conftest import Server
-from tests.web.apiclient import Table
+from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import frame_flash, frame_version, hidden_titles, open_socket, recv_until
 
 NAMES = ("Anna", "Bert", "Cilli", "Done")
@@ -27,8 +27,7 @@ def host(table: Table) -> dict[str, str]:
 
 def seated(server: Server, options: dict[str, Any], seed: int = 4) -> Table:
     table = Table(server.base, "schafkopf", options={"dealer": 3, **options}, seed=seed)
-    for n in NAMES:
-        table.join(n)
+    sit_in_order(table, NAMES)
     assert table.start().status_code == 200
     return table
 
@@ -61,7 +60,7 @@ def test_a_player_picks_a_free_seat_and_a_taken_one_is_409(sqlite_server: Server
     assert taken.status_code == 409 and "taken" in taken.json()["error"]
     bad = table.http.post(f"/api/rooms/{table.room}/join", json={"name": "Bert", "seat": 7})
     assert bad.status_code == 400
-    assert table.join("Bert")[0] == 0, "without a seat: the first free one"
+    assert table.join("Bert")[0] == 0, "without a seat: Anna's partner's, as she came first"
     assert table.view()["seats"] == ["Bert", None, "Anna", None]
     page = httpx.get(table.url).text
     assert 'id="seat-pick-1"' in page and 'for="seat-pick-1"' in page, "free seats to click"
@@ -71,10 +70,9 @@ def test_a_player_picks_a_free_seat_and_a_taken_one_is_409(sqlite_server: Server
 
 def test_the_host_swaps_seats_and_removes_a_bot(sqlite_server: Server) -> None:
     table = Table(sqlite_server.base, "schafkopf")
-    table.join("Anna")
-    table.join("Bert")
+    sit_in_order(table, ("Anna", "Bert"))
     bot = table.http.post(f"/api/rooms/{table.room}/bots", headers=host(table)).json()["seat"]
-    assert bot == 2
+    assert bot == 3
     refused = table.http.delete(f"/api/rooms/{table.room}/bots/{bot}",
                                 headers={"Authorization": f"Bearer {table.tokens[0]}"})
     assert refused.status_code == 403
@@ -236,7 +234,7 @@ def test_host_commands_over_the_socket_swap_remove_a_bot_and_kick(
     ws.send('{"cmd": "swap", "a": "0", "b": "2"}')  # htmx sends form values as text
     recv_until(ws, lambda f: frame_version(f) >= 3)
     assert table.view()["seats"][2] == "Anna"
-    ws.send('{"cmd": "remove_bot", "seat": 1}')
+    ws.send('{"cmd": "remove_bot", "seat": 3}')  # the bot took the far seat of team 2
     recv_until(ws, lambda f: frame_version(f) >= 4)
     assert table.view()["seats"] == [None, None, "Anna", None]
     ws.send('{"cmd": "remove_bot", "seat": 2}')  # Anna is no bot: refused, to the host only

@@ -12,7 +12,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection
 
 from tests.conftest import Server
-from tests.web.apiclient import Table
+from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import (
     frame_actions,
     frame_flash,
@@ -26,7 +26,7 @@ from tests.web.frames import (
 
 def _seated(server: Server, seed: int = 4) -> tuple[Table, list[tuple[int, str]]]:
     table = Table(server.base, "schafkopf", options={"dealer": 3}, seed=seed)
-    seats = [table.join(n) for n in ("Anna", "Bert", "Cilli", "Done")]
+    seats = sit_in_order(table, ("Anna", "Bert", "Cilli", "Done"))
     assert table.start().status_code == 200
     return table, seats
 
@@ -156,14 +156,15 @@ def test_reload_restores_the_seat_and_names_are_escaped(sqlite_server: Server) -
     browsers = [httpx.Client(base_url=sqlite_server.base, follow_redirects=True)
                 for _ in range(4)]
     names = ["<b>Sepp</b>", "Vroni", "Xaver", "Resi"]
-    for seat, (b, name) in enumerate(zip(browsers, names, strict=True)):
+    # "any free seat": who joins one after the other become partners
+    for seat, b, name in zip((0, 2, 1, 3), browsers, names, strict=True):
         b.get(room_path)
         r = b.post(room_path + "/join", data={"name": name})
         assert r.status_code == 200  # redirected back to the table, now seated
         # the viewer's seat is on the page's own hand (table.js marks the plate)
         assert f'class="hand-area" data-seat="{seat}"' in r.text
     page = browsers[1].get(room_path).text  # a reload
-    assert 'class="hand-area" data-seat="1"' in page
+    assert 'class="hand-area" data-seat="2"' in page
     assert 'Vroni<span class="you"> (you)</span>' in page
     assert "<b>Sepp</b>" not in page and "&lt;b&gt;Sepp&lt;/b&gt;" in page
     # a seat cookie is HttpOnly and scoped to the room
