@@ -100,12 +100,15 @@ class IllegalAction(ValueError):
 
 class OptionError(ValueError):
     """A number of players or an option a game refuses; ``str(exc)`` is the English
-    message, ``key``/``params`` its template and parameters (see :class:`Reason`)."""
+    message, ``key``/``params`` its template and parameters (see :class:`Reason`),
+    ``fields`` the names of the options it is about (``"players"`` for the player
+    count), so a form can say it next to them."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, fields: tuple[str, ...] = ()) -> None:
         super().__init__(str(message))
         self.key: str = getattr(message, "key", str(message))
         self.params: dict[str, Any] = dict(getattr(message, "params", {}))
+        self.fields = fields
 
 
 @dataclass(frozen=True)
@@ -125,25 +128,27 @@ class Option:
     def check(self, value: Any) -> Any:
         """``value`` if it suits this option; :class:`OptionError` (a ValueError)
         with a readable, translatable reason otherwise."""
-        label = self.label
+        label, fields = self.label, (self.name,)
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise OptionError(Reason(N_("{option} must be true or false"), option=label))
+                raise OptionError(Reason(N_("{option} must be true or false"), option=label),
+                                  fields)
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OptionError(Reason(N_("{option} must be a whole number"), option=label))
+            raise OptionError(Reason(N_("{option} must be a whole number"), option=label),
+                              fields)
         if self.choices and value not in self.choices:
             raise OptionError(Reason(N_("{option} must be one of {choices}"), option=label,
-                                     choices=", ".join(str(c) for c in self.choices)))
+                                     choices=", ".join(str(c) for c in self.choices)), fields)
         if self.minimum is not None and value < self.minimum:
             raise OptionError(Reason(N_("{option} must be at least {minimum}"),
-                                     option=label, minimum=self.minimum))
+                                     option=label, minimum=self.minimum), fields)
         if self.maximum is not None and value > self.maximum:
             raise OptionError(Reason(N_("{option} must be at most {maximum}"),
-                                     option=label, maximum=self.maximum))
+                                     option=label, maximum=self.maximum), fields)
         if self.step and value % self.step:
             raise OptionError(Reason(N_("{option} must be a multiple of {step}"),
-                                     option=label, step=self.step))
+                                     option=label, step=self.step), fields)
         return value
 
 
@@ -324,14 +329,15 @@ class Match:
     @classmethod
     def check_players(cls, players: Any) -> int:
         if isinstance(players, bool) or not isinstance(players, int):
-            raise OptionError(Reason(N_("players must be a whole number")))
+            raise OptionError(Reason(N_("players must be a whole number")), ("players",))
         if not cls.min_players <= players <= cls.max_players:
             raise OptionError(
                 Reason(N_("{game} is played by {low} to {high} players"), game=cls.name,
                        low=cls.min_players, high=cls.max_players)
                 if cls.min_players != cls.max_players
                 else Reason(N_("{game} is played by exactly {count} players"), game=cls.name,
-                            count=cls.min_players)
+                            count=cls.min_players),
+                ("players",),
             )
         return players
 
@@ -346,11 +352,11 @@ class Match:
                     isinstance(value, bool) or not isinstance(value, int)
                     or not 0 <= value < players
                 ):
-                    raise OptionError(Reason(N_("dealer must be a seat number")))
+                    raise OptionError(Reason(N_("dealer must be a seat number")), ("dealer",))
                 merged["dealer"] = value
                 continue
             if key not in spec:
-                raise OptionError(Reason(N_("unknown option {name!r}"), name=key))
+                raise OptionError(Reason(N_("unknown option {name!r}"), name=key), (key,))
             value = spec[key].check(value)
             merged[key] = value
         cls.check_option_combination(players, merged)

@@ -158,7 +158,8 @@ class LuegenbeutelMatch(Match):
         Option(
             "target", N_("Points to win"), "int", 500, minimum=1, maximum=10_000,
             help=N_("The first player to reach this many points at the end of a round "
-                    "wins."),
+                    "wins. The times are usual for four seats with bots; people alone "
+                    "take longer."),
         ),
         Option(
             "lb_card", N_("Everyone holds a Lügenbeutel"), "bool", False,

@@ -319,11 +319,12 @@ class MauschelnMatch(TrickGame):
         if options.get("weli"):
             if options.get("belli"):
                 raise OptionError(Reason(N_("Belli and Weli cannot be played together: "
-                                            "choose one permanent trump")))
+                                            "choose one permanent trump")),
+                                  ("belli", "weli"))
             if players >= 6:
                 raise OptionError(Reason(N_("Weli is played with the 32-card pack only (3 "
                                             "to 5 players); {players} players use all 52 "
-                                            "cards"), players=players))
+                                            "cards"), players=players), ("weli", "players"))
 
     def rule(self, name: str) -> bool:
         """Whether the house rule ``name`` (one of ``HOUSE_RULES``) is on."""

@@ -27,14 +27,17 @@ class RoomError(Exception):
             text = message.format(**params) if params else message
         super().__init__(text)
         self.message = text
+        # the options (or "players") the error is about, when it is about some
+        self.fields: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, exc: Exception) -> RoomError:
-        """This error carrying the message of an engine's exception (and its template
-        and parameters when it has them)."""
+        """This error carrying the message of an engine's exception (and its template,
+        parameters and the options it is about when it has them)."""
         err = cls(str(exc))
         err.key = getattr(exc, "key", str(exc))
         err.params = dict(getattr(exc, "params", {}))
+        err.fields = tuple(getattr(exc, "fields", ()))
         return err
 
 

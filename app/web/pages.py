@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.db import repo
-from app.games import GAMES, Option
+from app.games import GAMES
 from app.i18n import _
 from app.rooms.errors import Forbidden, RoomError
-from app.rooms.table_options import TABLE_OPTIONS
+from app.web import lobby as lobby_form
 from app.web import replay
 from app.web.chat_view import chat_context
 from app.web.deps import (
@@ -34,39 +33,6 @@ router = APIRouter(include_in_schema=False)
 log = logging.getLogger("stammtisch.web")
 
 
-def _read_options(prefix: str, spec: tuple[Option, ...], form: dict[str, Any],
-                  options: dict[str, Any]) -> None:
-    """The form's fields "<prefix>.<option>" of the options in ``spec``, typed."""
-    for opt in spec:
-        key = f"{prefix}.{opt.name}"
-        if opt.kind == "bool":
-            options[opt.name] = key in form
-        elif form.get(key) not in (None, ""):
-            try:
-                options[opt.name] = int(str(form[key]))
-            except ValueError:
-                message = _("{option} must be a whole number.").format(option=_(opt.label))
-                raise RoomError(message) from None
-
-
-def _parse_options(game: str, form: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
-    """The lobby form's fields for ``game`` ("<game>.<option>") and the table's own
-    ("table.<option>", the same for every game) as typed options."""
-    info = GAMES[game]
-    players = None
-    raw_players = form.get(f"{game}.players")
-    if raw_players not in (None, ""):
-        try:
-            players = int(str(raw_players))
-        except ValueError:
-            raise RoomError("Players must be a number.") from None
-    options: dict[str, Any] = {}
-    _read_options(game, info.options, form, options)
-    if any(k.startswith("table.") for k in form):
-        _read_options("table", TABLE_OPTIONS, form, options)
-    return players, options
-
-
 def _retry_after(exc: RoomError) -> dict[str, str]:
     seconds = getattr(exc, "retry_after", None)
     return {"Retry-After": str(seconds)} if seconds else {}
@@ -74,7 +40,7 @@ def _retry_after(exc: RoomError) -> dict[str, str]:
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
-    return templates.TemplateResponse(request, "lobby.html", {"table_options": TABLE_OPTIONS})
+    return templates.TemplateResponse(request, "lobby.html", lobby_form.fresh().context())
 
 
 @router.post("/rooms")
@@ -82,17 +48,13 @@ async def create_room_form(request: Request, service: Service) -> Response:
     if not origin_allowed(request):
         return HTMLResponse(_("Cross-site request refused."), status_code=403)
     form = dict(await request.form())
-    game = str(form.get("game", ""))
     try:
-        if game not in GAMES:
-            raise RoomError("Please choose a game.")
-        players, options = _parse_options(game, form)
+        game, players, options = lobby_form.parse(form)
         request.app.state.limits.room_created(client_key(request))
         room, host_token = await service.create(game=game, players=players, options=options)
-    except RoomError as exc:
+    except RoomError as exc:  # the form comes back as it was, saying what to change
         return templates.TemplateResponse(request, "lobby.html",
-                                          {"error": error_text(exc, game or None),
-                                           "table_options": TABLE_OPTIONS},
+                                          lobby_form.refused(form, exc).context(),
                                           status_code=exc.status if exc.status >= 400 else 400,
                                           headers=_retry_after(exc))
     response = RedirectResponse(f"/r/{room.id}", status_code=303)

@@ -12,5 +12,10 @@
   document.addEventListener("change", function (e) {
     if (e.target && e.target.name === "game") { show(); }
   });
-  document.addEventListener("DOMContentLoaded", show);
+  // a refused form comes back with the field to change marked: start there
+  function focusInvalid() {
+    var field = document.querySelector('form.create [aria-invalid="true"]');
+    if (field) { field.focus(); }
+  }
+  document.addEventListener("DOMContentLoaded", function () { show(); focusInvalid(); });
 })();

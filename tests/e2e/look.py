@@ -41,7 +41,13 @@ def table_with_bots(page: Any, base: str, game: str, fields: dict[str, str] | No
     if players is not None:
         page.select_option(f'select[name="{game}.players"]', str(players))
     for name, value in {**GAMES[game], **(fields or {})}.items():
-        page.fill(f'[name="{game}.{name}"]', value)
+        field = f'[name="{game}.{name}"]'
+        if page.eval_on_selector(field, "f => f.tagName") == "SELECT":
+            # a value the lobby does not offer (a target no round reaches), sent as a
+            # script may send it
+            page.eval_on_selector(field, "(s, v) => s.add(new Option(v, v, true, true))", value)
+        else:
+            page.fill(field, value)
     page.fill('[name="table.next_deal_s"]', "0")
     page.fill('[name="table.trick_pause_ms"]', "0")
     page.click("form.create button[type=submit]")

@@ -10,6 +10,15 @@ NAMES = {"J": N_("Joker"), "L": N_("Lügenbeutel"), "A": N_("Aussetzen")}
 ACTIONS = {"pass": N_("Pass (draw a card)"), "end": N_("End my turn"),
            "accept": N_("No challenge")}
 ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
+# The targets the lobby offers, with how long a match to each usually lasts: the
+# median of bench/luegenbeutel_length.py at four seats, one or two people with easy
+# bots, at the table's default pacing (README, docs/rules/luegenbeutel.md).
+TARGETS = (
+    (200, N_("about 10 minutes")),
+    (300, N_("about 15 minutes")),
+    (500, N_("about half an hour")),
+    (1000, N_("about an hour and a quarter")),
+)
 
 
 def face(code: str) -> Face:
@@ -92,4 +101,5 @@ PRESENTATION = Presentation(
     sentence=sentence,
     score_measure=N_("points"),
     extras={"stacks": stacks, "ordinal": ordinal},
+    option_choices={"target": TARGETS},
 )
