@@ -910,7 +910,9 @@ class MauschelnMatch(TrickGame):
             "hand_counts": [len(h) for h in self.hands],
             "duty": None,
         })
-        if self.tricks and self.phase == "play":
+        if self.tricks and (self.phase == "play" or self.is_over and self.last_deal
+                            and self.last_deal["kind"] != "cancelled"):
+            # the match's last trick too, once it is over (not of a called-off deal)
             last = self.tricks[-1]
             view["last_trick"] = {
                 "leader": last["leader"], "winner": last["winner"],

@@ -233,7 +233,7 @@ class SchafkopfMatch(TrickGame):
             "hand_counts": [len(h) for h in self.hands],
             "results": self.record_copy("results", self.results),
         })
-        if self.tricks and not self.is_over:
+        if self.tricks:  # the match's last trick too, once it is over
             last = self.tricks[-1]
             view["last_trick"] = {
                 "leader": last["leader"],
