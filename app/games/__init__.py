@@ -14,7 +14,10 @@ import pkgutil
 from typing import Any
 
 from app.games.base import (
+    END_REASONS,
+    HOST_ENDS,
     N_,
+    NOBODY_PLAYS_ON,
     DealEnd,
     DealStart,
     GameInfo,
@@ -88,6 +91,7 @@ def restore(snapshot: dict[str, Any]) -> Match:
 
 
 __all__ = [
-    "GAMES", "N_", "DealEnd", "DealStart", "GameInfo", "IllegalAction", "Match", "MatchEnd",
-    "Option", "OptionError", "Reason", "Transfer", "new_match", "register", "restore", "unregister",
+    "END_REASONS", "GAMES", "HOST_ENDS", "NOBODY_PLAYS_ON", "N_", "DealEnd", "DealStart",
+    "GameInfo", "IllegalAction", "Match", "MatchEnd", "Option", "OptionError", "Reason",
+    "Transfer", "new_match", "register", "restore", "unregister",
 ]

@@ -54,6 +54,13 @@ FLAT = "flat"  # a list (or dict) of scalars, or of records never changed in pla
 NESTED = "nested"  # a list of lists of scalars (hands)
 
 
+# why a match was ended before its natural end (``Match.end_by_host``): the host
+# ended it, or the server did because nobody at the table can play on (every
+# person's seat is out, ``Match.seats_out``, and only bots would play on)
+HOST_ENDS, NOBODY_PLAYS_ON = "host", "nobody_plays_on"
+END_REASONS = (HOST_ENDS, NOBODY_PLAYS_ON)
+
+
 def N_(message: str) -> str:  # noqa: N802 - the conventional name of the marker
     """Mark a player-facing constant for the message catalogue without translating it:
     the engines stay pure (no language in here); the web translates where it shows it."""
@@ -476,9 +483,15 @@ class Match:
         chips; the server opens the ledger with these."""
         raise NotImplementedError(f"{self.name} keeps no chip ledger")
 
-    def end_by_host(self) -> list[dict[str, Any]]:
+    def seats_out(self) -> list[int]:
+        """Seats that take no further part in this match (a Mauscheln player without
+        chips): they will never act again. [] in a game everybody plays to the end."""
+        return []
+
+    def end_by_host(self, reason: str = HOST_ENDS) -> list[dict[str, Any]]:
         """The host ends the match now (games with ``host_can_end`` only); returns
-        the events. Other games refuse."""
+        the events. ``reason``: who called it off (:data:`END_REASONS`), kept with
+        the called-off deal. Other games refuse."""
         raise IllegalAction(Reason(N_("This game ends by itself; the host cannot end it "
                                       "early.")))
 

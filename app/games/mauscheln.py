@@ -77,7 +77,18 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, N_, NESTED, GameInfo, Option, OptionError, Reason, _clone
+from app.games.base import (
+    END_REASONS,
+    FLAT,
+    HOST_ENDS,
+    N_,
+    NESTED,
+    GameInfo,
+    Option,
+    OptionError,
+    Reason,
+    _clone,
+)
 from app.games.cards import check_permutation, rank_of, suit_of
 from app.games.tricks import TrickGame, winning_index
 
@@ -720,9 +731,9 @@ class MauschelnMatch(TrickGame):
         return events
 
     # ----- settling ------------------------------------------------------------
-    def _end_deal(self, kind: str) -> list[dict[str, Any]]:
-        """Settle the deal (``played``, ``thrown_in``, ``all_folded`` or ``cancelled``),
-        record it, then deal on or end the game."""
+    def _end_deal(self, kind: str, called_off: str = HOST_ENDS) -> list[dict[str, Any]]:
+        """Settle the deal (``played``, ``thrown_in``, ``all_folded`` or ``cancelled``:
+        by whom, ``called_off``), record it, then deal on or end the game."""
         pot_before = self.pot
         trick_value = pot_before // TRICK_SHARE
         betes: list[dict[str, Any]] = []
@@ -773,6 +784,8 @@ class MauschelnMatch(TrickGame):
             "quartets": _clone(self.quartets),
             "knock": self.knock_state,
         }
+        if kind == "cancelled":
+            self.last_deal["called_off"] = called_off
         self.phase = "settled"
         self.turn = None
         self.queue = []
@@ -797,17 +810,25 @@ class MauschelnMatch(TrickGame):
     def chips_at_start(self) -> list[int]:
         return [self.start_chips] * self.players
 
-    def end_by_host(self) -> list[dict[str, Any]]:
+    def seats_out(self) -> list[int]:
+        """The seats without chips: dealt out of every deal from now on (a seat that
+        staked its last chip still plays that deal)."""
+        return [s for s in range(self.players) if s not in self.in_deal]
+
+    def end_by_host(self, reason: str = HOST_ENDS) -> list[dict[str, Any]]:
         """The host ends the game now. The deal in progress is cancelled (its cards are
         thrown in unseen, every chip moved in it goes back: the dealer's stake and any
         quartet payments; nothing else is paid); the
         match is over and the most chips win. Returns the events (``deal_end`` of the
-        cancelled deal, ``match_end``); [] if the match was already over."""
+        cancelled deal, ``match_end``); [] if the match was already over. ``reason``
+        (:data:`END_REASONS`) is kept with the cancelled deal as ``called_off``."""
+        if reason not in END_REASONS:
+            raise ValueError(f"unknown reason to end a match: {reason!r}")
         if self.is_over:
             return []
         self._legal_cache = None  # the state changes (see Match.legal_actions)
         # a copy, as from apply: events must not alias the match state
-        events: list[dict[str, Any]] = _clone(self._end_deal("cancelled"))
+        events: list[dict[str, Any]] = _clone(self._end_deal("cancelled", reason))
         return events
 
     # ----- messages ------------------------------------------------------------
@@ -884,7 +905,7 @@ class MauschelnMatch(TrickGame):
         view.update({
             "forehand": self.clockwise_from((self.dealer + 1) % self.players, self.in_deal)[0],
             "in_deal": list(self.in_deal),
-            "out": [s for s in range(self.players) if s not in self.in_deal],
+            "out": self.seats_out(),
             "trump_card": self.trump_card,
             "trump": self.trump,
             "start_chips": self.start_chips,

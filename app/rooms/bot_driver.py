@@ -27,6 +27,7 @@ from app.bots.pool import BotPool
 from app.rooms.pacing import pause_left
 from app.rooms.pipeline import ActionPipeline
 from app.rooms.presence import humans_present
+from app.rooms.quotas import nobody_plays_on
 from app.rooms.room import Room
 from app.rooms.turns import movers
 
@@ -39,7 +40,8 @@ def bots_to_act(room: Room) -> list[int]:
     (``app.rooms.presence``), so a table nobody watches costs nothing and becomes
     idle; a person who comes back wakes them (``BotDriver.wake``)."""
     match = room.match
-    if match is None or match.is_over or room.error or not humans_present(room):
+    if (match is None or match.is_over or room.error or not humans_present(room)
+            or nobody_plays_on(room)):  # the room ends the match instead
         return []
     standing_in = movers(room)
     return [s for s in sorted(match.to_act())

@@ -11,6 +11,9 @@ are open at once, which rooms count as idle, and that a match has a person at it
 * A room whose match never started is deleted when idle (its rows removed), after
   ``UNSTARTED_ROOM_IDLE_MINUTES``; a started one is closed as before (its finished
   deals stay in the history).
+* A match in which no person can play on any more (every person's seat is out,
+  ``Match.seats_out``: players without chips, say) is not played on by the bots
+  alone: the room ends it (:func:`nobody_plays_on`, ``app.rooms.service``).
 """
 
 from __future__ import annotations
@@ -43,6 +46,22 @@ class RoomQuota:
 
     def idle_rooms(self, rooms: dict[str, Room], now: float) -> list[Room]:
         return [r for r in rooms.values() if self.is_idle(r, now)]
+
+
+# the action logged for the step that ends such a match (the host's own is "end_game")
+NOBODY_PLAYS_ON_ACTION = "end_nobody_plays_on"
+
+
+def nobody_plays_on(room: Room) -> bool:
+    """The match runs, but no person at the table can play in it any more: every seat
+    of a person (a bot may be playing for them) is out (``Match.seats_out``), so only
+    bots would play on. Such a match is ended, in a game whose host may end it."""
+    match = room.match
+    if match is None or match.is_over or room.error or room.closed:
+        return False
+    people = [s.index for s in room.seats if s is not None and not s.is_bot]
+    out = match.seats_out()
+    return bool(people and out) and all(s in out for s in people)
 
 
 def check_someone_plays(room: Room) -> None:

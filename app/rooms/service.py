@@ -32,16 +32,29 @@ from app.bots import BOT_NAMES, DEFAULT_LEVEL, LEVELS
 from app.bots.pool import BotPool
 from app.config import get_settings
 from app.db import Database, repo
-from app.games import GAMES, N_, IllegalAction, new_match
+from app.games import GAMES, N_, NOBODY_PLAYS_ON, IllegalAction, new_match
 from app.i18n import _
 from app.rooms import presence
 from app.rooms.bot_driver import BotDriver
 from app.rooms.chat import TableChat
 from app.rooms.clock import Clock, MonotonicClock
-from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, Unauthorized
+from app.rooms.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    Illegal,
+    NotFound,
+    RoomError,
+    Unauthorized,
+)
 from app.rooms.pacing import Pacing, pause_left
 from app.rooms.pipeline import ActionPipeline
-from app.rooms.quotas import RoomQuota, check_someone_plays
+from app.rooms.quotas import (
+    NOBODY_PLAYS_ON_ACTION,
+    RoomQuota,
+    check_someone_plays,
+    nobody_plays_on,
+)
 from app.rooms.recovery import DatabaseRecovery
 from app.rooms.rematch import open_rematch
 from app.rooms.room import Room, Seat, token_hash
@@ -148,6 +161,7 @@ class RoomService:
         that may have to play a person's seat later remembers what that seat saw."""
         self.turns.refresh(room)
         self.bots.observe(room)
+        self._end_if_nobody_plays_on(room)
 
     def _resumed(self, room: Room) -> None:
         """A finished trick or deal was shown long enough: the turn clock starts and
@@ -156,7 +170,30 @@ class RoomService:
         self.turns.refresh(room)
         if room.turn_deadline != had:
             room.tell()
+        self._end_if_nobody_plays_on(room)
         self.bots.wake(room)
+
+    def _end_if_nobody_plays_on(self, room: Room) -> None:
+        """No person at the table can play on any more (every person's seat is out:
+        :func:`app.rooms.quotas.nobody_plays_on`): once the result on show has been
+        seen (the held deal's result, a finished trick), the room ends the match, as
+        the host could (``GameInfo.host_can_end``), instead of the bots playing on
+        alone. The bots wait meanwhile."""
+        if (nobody_plays_on(room) and GAMES[room.game].host_can_end
+                and pause_left(room) <= 0):
+            self._spawn(self._end_for_nobody(room))
+
+    async def _end_for_nobody(self, room: Room) -> None:
+        try:
+            async with room.lock:
+                if not nobody_plays_on(room) or pause_left(room) > 0 or room.match is None:
+                    return  # somebody was quicker (the host ended it, a pause began)
+                work = room.match.copy()
+                events = work.end_by_host(NOBODY_PLAYS_ON)
+                await self.pipeline.commit(room, work, None, NOBODY_PLAYS_ON_ACTION, events)
+            log.info("room ended: nobody plays on game=%s", room.game)
+        except RoomError as exc:  # stopped, or the database is away: it says so itself
+            log.warning("room %s: could not end the match: %s", room.id, exc.message)
 
     # ----- lookups -----------------------------------------------------------
     def get(self, room_id: str) -> Room:
@@ -485,12 +522,14 @@ class RoomService:
         self.pacing.restored(room)
         self.rooms[room.id] = room
         self.turns.refresh(room)
+        self._end_if_nobody_plays_on(room)
         self.bots.wake(room)
 
     def _reloaded(self, room: Room) -> None:
         """The database answers again and ``room`` was reloaded from its last save."""
         self.windows.restored(room)
         self.turns.refresh(room)
+        self._end_if_nobody_plays_on(room)
         self.bots.wake(room)
 
     async def sweep_idle(self) -> int:

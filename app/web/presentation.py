@@ -116,6 +116,8 @@ class Presentation:
     score_measure: str = N_("points")
     #: what the host's "end the game" box says will happen (games with host_can_end)
     host_end_note: str = ""
+    #: why a seat is out of the match (``Match.seats_out``), said on its page
+    out_note: str = ""
     #: the folder of this game's templates; None: templates/games/<game>/
     templates: Path | None = None
     #: the reasons of chip transfers (games with a chip ledger), ``N_``-marked

@@ -37,6 +37,7 @@ from app.config import get_settings
 from app.games import GAMES
 from app.rooms.pacing import pause_left, waiting_for
 from app.rooms.presence import is_connected
+from app.rooms.quotas import nobody_plays_on
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
 from app.rooms.turns import RELEASED, awaited, away_due, clock_left, wall_time
@@ -557,6 +558,10 @@ def room_context(room: Room, fresh: bool = False) -> dict[str, Any]:
         "released": sorted(s for s, why in room.stand_ins.items() if why == RELEASED),
         "clock_ms": clock_ms, "clock_at": clock_at, "clock_seats": clock_seats,
         "connected": {s for s in range(room.players) if is_connected(room, s)},
+        # seats out of the match (Match.seats_out), and whether nobody at the table
+        # can play on any more (the room ends the match once the result was seen)
+        "seats_out": tuple(room.match.seats_out()) if room.match is not None else (),
+        "nobody_plays_on": nobody_plays_on(room),
         "away_ms": away,
         "plates": plates(facts, public, holding, teams, room.stand_ins, away,
                          clock_ms, clock_at, clock_seats),

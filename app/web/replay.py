@@ -18,6 +18,7 @@ from typing import Any
 
 from app.db.repo import LoggedAction
 from app.i18n import _
+from app.rooms.quotas import NOBODY_PLAYS_ON_ACTION
 from app.web.presentation import presentation
 
 
@@ -81,6 +82,8 @@ def build(game: str, log: list[LoggedAction], names: list[str]) -> list[Step]:
             lines.append(_("The match starts."))
         elif entry.action == "end_game":
             lines.append(_("The host ends the game."))
+        elif entry.action == NOBODY_PLAYS_ON_ACTION:
+            lines.append(_("Only bots could play on, so the game ends."))
         for event in entry.events:
             kind = event.get("type")
             if kind == "play":

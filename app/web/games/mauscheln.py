@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.games import NOBODY_PLAYS_ON
 from app.games.mauscheln import BELLI, WELI
 from app.games.mauscheln import RANKS as DECK_RANKS
 from app.games.mauscheln import SUITS as DECK_SUITS
@@ -21,6 +22,7 @@ DEAL_KINDS = {
     "played": N_("played out"), "thrown_in": N_("thrown in (nobody played)"),
     "all_folded": N_("everybody folded: the sneaker takes the pot"),
     "cancelled": N_("called off by the host"),
+    NOBODY_PLAYS_ON: N_("called off: only bots were left to play on"),
 }
 CHIP_REASONS = {"stake": N_("stake into the pot"), "trick": N_("tricks won"),
                 "bete": N_("bête"), "pot": N_("takes the pot"),
@@ -86,6 +88,8 @@ def sentence(event: Event, names: list[str]) -> str | None:
             who=who, n=n)
     if kind == "deal_end":
         raw = str(event.get("kind", ""))
+        if raw == "cancelled" and event.get("called_off") == NOBODY_PLAYS_ON:
+            raw = NOBODY_PLAYS_ON
         how = _(DEAL_KINDS[raw]) if raw in DEAL_KINDS else raw
         text = _("Deal {no} {kind}.").format(no=event.get("deal_no"), kind=how)
         moves = _(", ").join(
@@ -124,6 +128,7 @@ PRESENTATION = Presentation(
     sentence=sentence,
     score_measure=N_("chips"),
     host_end_note=N_("The deal in progress is called off and the most chips win."),
+    out_note=N_("You have no chips left."),
     forms={"exchange": exchange_action},
     chip_reasons=CHIP_REASONS,
 )
