@@ -18,6 +18,7 @@ are open at once, which rooms count as idle, and that a match has a person at it
 
 from __future__ import annotations
 
+from app.games import GAMES
 from app.i18n import _
 from app.rooms import presence
 from app.rooms.errors import BadRequest, TooMany
@@ -55,9 +56,11 @@ NOBODY_PLAYS_ON_ACTION = "end_nobody_plays_on"
 def nobody_plays_on(room: Room) -> bool:
     """The match runs, but no person at the table can play in it any more: every seat
     of a person (a bot may be playing for them) is out (``Match.seats_out``), so only
-    bots would play on. Such a match is ended, in a game whose host may end it."""
+    bots would play on. The room ends such a match as its host could: only a game
+    whose host may end it (``GameInfo.host_can_end``) counts (another one plays on)."""
     match = room.match
-    if match is None or match.is_over or room.error or room.closed:
+    if (match is None or match.is_over or room.error or room.closed
+            or not GAMES[room.game].host_can_end):
         return False
     people = [s.index for s in room.seats if s is not None and not s.is_bot]
     out = match.seats_out()

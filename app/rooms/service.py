@@ -179,8 +179,7 @@ class RoomService:
         seen (the held deal's result, a finished trick), the room ends the match, as
         the host could (``GameInfo.host_can_end``), instead of the bots playing on
         alone. The bots wait meanwhile."""
-        if (nobody_plays_on(room) and GAMES[room.game].host_can_end
-                and pause_left(room) <= 0):
+        if nobody_plays_on(room) and pause_left(room) <= 0:
             self._spawn(self._end_for_nobody(room))
 
     async def _end_for_nobody(self, room: Room) -> None:
