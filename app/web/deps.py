@@ -28,13 +28,22 @@ PLAYER_TOKEN_CHARS = (20, 64)  # the lengths a player token may have
 
 def set_cookie(conn: HTTPConnection, response: Response, name: str, value: str, *,
                path: str, max_age: int = ROOM_COOKIE_MAX_AGE) -> None:
-    """A secret cookie (seat, host, player): HttpOnly, SameSite=Lax, and ``Secure`` when
-    ``SECURE_COOKIES`` is set or the request came over HTTPS (directly, or from a proxy
-    in ``FORWARDED_ALLOW_IPS`` that said so with ``X-Forwarded-Proto``; uvicorn runs
-    with ``--proxy-headers``)."""
+    """Every cookie the app sets (seat, host, player, language) is set here: HttpOnly
+    (no script reads one), SameSite=Lax, and ``Secure`` when ``SECURE_COOKIES`` is set
+    or the request came over HTTPS (directly, or from a proxy in ``FORWARDED_ALLOW_IPS``
+    that said so with ``X-Forwarded-Proto``; uvicorn runs with ``--proxy-headers``)."""
     secure = get_settings().secure_cookies or conn.url.scheme in ("https", "wss")
     response.set_cookie(name, value, path=path, httponly=True, samesite="lax",
                         secure=secure, max_age=max_age)
+
+
+def cookie_header(conn: HTTPConnection, name: str, value: str, *, path: str,
+                  max_age: int) -> bytes:
+    """The ``Set-Cookie`` value :func:`set_cookie` writes, for a middleware that adds
+    it to an answer it did not make."""
+    holder = Response()
+    set_cookie(conn, holder, name, value, path=path, max_age=max_age)
+    return holder.headers["set-cookie"].encode("latin-1")
 
 
 def set_room_cookie(conn: HTTPConnection, response: Response, name: str, value: str,

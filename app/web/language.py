@@ -17,21 +17,16 @@ from urllib.parse import parse_qs, urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import i18n
-from app.config import get_settings
+from app.web.deps import cookie_header, set_cookie
 
 COOKIE = "stammtisch_lang"
 COOKIE_AGE = 60 * 60 * 24 * 365
 
 router = APIRouter(include_in_schema=False)
-
-
-def _cookie_header(language: str) -> bytes:
-    secure = "; Secure" if get_settings().secure_cookies else ""
-    return (f"{COOKIE}={language}; Path=/; Max-Age={COOKIE_AGE}; SameSite=Lax"
-            f"{secure}").encode("latin-1")
 
 
 def _headers(scope: Scope) -> dict[str, str]:
@@ -76,20 +71,21 @@ class LanguageMiddleware:
         token = i18n.set_language(language)
         try:
             if scope["type"] == "http":
-                await self.app(scope, receive, self._sender(send, language, asked))
+                await self.app(scope, receive, self._sender(scope, send, language, asked))
             else:
                 await self.app(scope, receive, send)
         finally:
             i18n.reset_language(token)
 
     @staticmethod
-    def _sender(send: Send, language: str, asked: str | None) -> Send:
+    def _sender(scope: Scope, send: Send, language: str, asked: str | None) -> Send:
         async def wrapped(message: Message) -> None:
             if message["type"] == "http.response.start":
                 extra = [(b"content-language", language.encode()),
                          (b"vary", b"Accept-Language, Cookie")]
                 if asked is not None:
-                    extra.append((b"set-cookie", _cookie_header(asked)))
+                    extra.append((b"set-cookie", cookie_header(
+                        HTTPConnection(scope), COOKIE, asked, path="/", max_age=COOKIE_AGE)))
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
         return wrapped
@@ -112,5 +108,5 @@ async def switch_language(code: str, request: Request, next: str | None = None
     """The language switch: keep ``code`` in the cookie and go back to ``next``."""
     response = RedirectResponse(safe_next(next), status_code=303)
     if code in i18n.LANGUAGES:
-        response.headers.append("set-cookie", _cookie_header(code).decode("latin-1"))
+        set_cookie(request, response, COOKIE, code, path="/", max_age=COOKIE_AGE)
     return response
