@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.hosts import public_origin
 
 
 class Settings(BaseSettings):
@@ -23,6 +26,12 @@ class Settings(BaseSettings):
     # Extra origins allowed to open table WebSockets (comma separated); the
     # server's own origin is always allowed.
     allowed_origins: str = ""
+    # The address people reach the server at (https://cards.example.org): every
+    # absolute link (the room link, the QR codes, the API's "url") is made from it,
+    # whatever Host a request names, and it is an allowed origin. Empty: the
+    # request's own scheme and Host, used only when the Host is a valid host name
+    # (app.hosts); a request naming anything else gets 400 instead of a link.
+    public_url: str = ""
     # The most moves (of any rooms) one database commit may carry: the moves that
     # arrive while the database is busy are written together; 1 writes each alone.
     write_group_max: int = 64
@@ -54,6 +63,9 @@ class Settings(BaseSettings):
     rate_rooms: str = "10/minute;60/hour"
     # Seats one client may take (joins over the API or the form).
     rate_joins: str = "30/minute;300/hour"
+    # QR codes drawn for one client: a room's code is drawn once per link and
+    # language and then kept, a "link another browser" code is drawn for each link.
+    rate_qr: str = "30/minute;300/hour"
     # Open table WebSockets (and so open table tabs) per client and per room.
     max_sockets_per_client: int = 30
     max_sockets_per_room: int = 60
@@ -65,6 +77,11 @@ class Settings(BaseSettings):
     # (uvicorn --forwarded-allow-ips; comma separated, "*" for any). Behind a proxy
     # on the same host the default is right; in Docker Compose the proxy's address.
     forwarded_allow_ips: str = "127.0.0.1"
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_origin(cls, value: str) -> str:
+        return public_origin(value) if value.strip() else ""
 
 
 @lru_cache

@@ -103,7 +103,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.state.limits = ClientLimits(
         rooms=settings.rate_rooms, joins=settings.rate_joins,
         sockets_per_client=settings.max_sockets_per_client,
-        sockets_per_room=settings.max_sockets_per_room)
+        sockets_per_room=settings.max_sockets_per_room, qr=settings.rate_qr)
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, exc: RoomError) -> Response:

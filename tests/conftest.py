@@ -94,7 +94,7 @@ class Server:
         # their own (tests/web/test_limits.py), with the defaults
         self.env = {**os.environ, "DATABASE_URL": db_url, "ALLOW_SEEDED_ROOMS": "1",
                     "BOT_DELAY_MS": "0", "RATE_ROOMS": "10000/minute",
-                    "RATE_JOINS": "10000/minute", **(env or {})}
+                    "RATE_JOINS": "10000/minute", "RATE_QR": "10000/minute", **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
 
     def uvicorn_args(self, app: str = "app.main:app") -> list[str]:

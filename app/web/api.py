@@ -22,8 +22,15 @@ from app.rooms.pacing import pause_left, waiting_for
 from app.rooms.room import Room, token_hash
 from app.rooms.table_options import TABLE_OPTIONS
 from app.rooms.turns import clock_left
-from app.web.deps import Service, bearer_token, new_player_token, valid_player_token
+from app.web.deps import (
+    Service,
+    bearer_token,
+    new_player_token,
+    public_base,
+    valid_player_token,
+)
 from app.web.limits import client_key
+from app.web.share import room_url
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -181,11 +188,11 @@ async def create_room(body: CreateRoom, request: Request, service: Service) -> C
     """Open a room. Keep ``host_token``: it starts the match."""
     if body.seed is not None and not get_settings().allow_seeded_rooms:
         raise BadRequest("This server does not allow seeded rooms.")
+    public_base(request)  # a Host that no link can be made of: 400 before anything
     request.app.state.limits.room_created(client_key(request))
     room, host_token = await service.create(game=body.game, players=body.players,
                                             options=body.options, seed=body.seed)
-    return Created(room=room.id, url=str(request.url_for("room_page", room_id=room.id)),
-                   host_token=host_token)
+    return Created(room=room.id, url=room_url(request, room.id), host_token=host_token)
 
 
 @router.post("/rooms/{room_id}/join", response_model=Joined, responses=ERRORS)

@@ -1,5 +1,6 @@
 """Request-level helpers: the room service, tokens from headers and cookies (and the
-one way a secret cookie is set), the browser's player token, Origin."""
+one way a cookie is set), the browser's player token, Origin, and the public address
+every absolute link is made from."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from starlette.responses import Response
 
 from app.config import get_settings
 from app.db.repo import token_hash
-from app.rooms.errors import Unauthorized
+from app.hosts import valid_host
+from app.rooms.errors import BadRequest, Unauthorized
 from app.rooms.service import RoomService
 
 SEAT_COOKIE = "stammtisch_seat"
@@ -101,8 +103,9 @@ def bearer_token(conn: HTTPConnection) -> str | None:
 
 
 def origin_allowed(conn: HTTPConnection) -> bool:
-    """A browser's Origin must be this server (or a configured extra origin).
-    Clients that send no Origin (scripts, bots) are judged by their token alone."""
+    """A browser's Origin must be this server (its Host, ``PUBLIC_URL``, or a
+    configured extra origin). Clients that send no Origin (scripts, bots) are judged
+    by their token alone."""
     origin = conn.headers.get("origin")
     if origin is None:
         return True
@@ -110,5 +113,28 @@ def origin_allowed(conn: HTTPConnection) -> bool:
     parts = urlsplit(origin)
     if parts.netloc and parts.netloc == host:
         return True
-    extra = {o.strip().rstrip("/") for o in get_settings().allowed_origins.split(",") if o.strip()}
+    settings = get_settings()
+    extra = {o.strip().rstrip("/") for o in settings.allowed_origins.split(",") if o.strip()}
+    if settings.public_url:
+        extra.add(settings.public_url)
     return origin.rstrip("/") in extra
+
+
+def public_base(conn: HTTPConnection) -> str:
+    """Where absolute links point: ``PUBLIC_URL``, else this request's scheme and
+    ``Host`` when that is a valid host name (400 otherwise: a client's made-up Host
+    is never turned into a link, nor into a QR code's worth of work)."""
+    configured = get_settings().public_url
+    if configured:
+        return configured
+    host = conn.headers.get("host")
+    if not valid_host(host):
+        raise BadRequest("The Host header of this request is not a valid host name.")
+    scheme = "https" if conn.url.scheme in ("https", "wss") else "http"
+    return f"{scheme}://{str(host).lower()}"
+
+
+def absolute_url(conn: HTTPConnection, name: str, **params: str) -> str:
+    """The absolute link of the route ``name`` (its path from the app's routes) on
+    :func:`public_base`."""
+    return public_base(conn) + str(conn.app.url_path_for(name, **params))

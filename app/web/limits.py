@@ -150,11 +150,12 @@ class ClientLimits:
     """Rates of room creation and joins, and open sockets, per client and room."""
 
     def __init__(self, *, rooms: str, joins: str, sockets_per_client: int,
-                 sockets_per_room: int) -> None:
+                 sockets_per_room: int, qr: str = "") -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._rules: dict[str, list[RateLimitItem]] = {
             "rooms": parse_many(rooms) if rooms.strip() else [],
             "joins": parse_many(joins) if joins.strip() else [],
+            "qr": parse_many(qr) if qr.strip() else [],
         }
         self.sockets_per_client = sockets_per_client
         self.sockets_per_room = sockets_per_room
@@ -182,6 +183,11 @@ class ClientLimits:
         """Count one seat taken by ``client`` (429 past its rate)."""
         self._hit("joins", client, _("Too many seats taken from your address in a short "
                                      "time; please wait a little and try again."))
+
+    def qr_drawn(self, client: str) -> None:
+        """Count one QR code drawn for ``client`` (429 past its rate)."""
+        self._hit("qr", client, _("Too many QR codes were drawn for your address in a "
+                                  "short time; please wait a little and try again."))
 
     def open_socket(self, client: str, room_id: str) -> None:
         """Count a table socket; refuse (429) past the per-client or per-room cap.

@@ -28,6 +28,7 @@ from app.web.limits import client_key
 from app.web.messages import error_text
 from app.web.presentation import find, presentation
 from app.web.render import table_context, templates
+from app.web.share import room_url
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger("stammtisch.web")
@@ -77,7 +78,7 @@ async def _room_page(request: Request, service: Service, room_id: str, *,
     is_host = room.is_host(request.cookies.get(HOST_COOKIE))
     ctx = table_context(room, seat, is_host, fresh=True)
     ctx.update(chat_context(room, seat, is_host, await service.chat.messages(room)))
-    ctx.update(room_url=str(request.url_for("room_page", room_id=room.id)),
+    ctx.update(room_url=room_url(request, room.id),
                join_error=join_error, join_name=join_name, oob=False)
     return templates.TemplateResponse(request, "room.html", ctx, status_code=status_code)
 

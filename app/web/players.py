@@ -30,12 +30,14 @@ from app.i18n import _
 from app.web.deps import (
     PLAYER_COOKIE,
     Service,
+    absolute_url,
     origin_allowed,
+    public_base,
     set_player_cookie,
     valid_player_token,
 )
 from app.web.render import templates
-from app.web.share import qr_svg
+from app.web.share import count_drawing, qr_svg
 
 router = APIRouter(include_in_schema=False)
 
@@ -92,7 +94,9 @@ async def make_link(request: Request) -> Response:
     player = valid_player_token(request.cookies.get(PLAYER_COOKIE))
     if player is None:  # a browser that never sat down has nothing to link
         return _page(request, status=400, state="nobody")
-    url = str(request.url_for("player_link", code=LINKS.make(player)))
+    public_base(request)  # a Host that no link can be made of: 400 before a code is made
+    count_drawing(request)  # 429 past RATE_QR, before a code is made
+    url = absolute_url(request, "player_link", code=LINKS.make(player))
     return _page(request, state="made", link=url,
                  qr=qr_svg(url, _("QR code of the link for your other browser")))
 

@@ -17,7 +17,7 @@ from app.i18n import _
 from app.rooms.chat import REACTIONS, ChatMessage
 from app.rooms.errors import BadRequest, Unauthorized
 from app.web.api import ERRORS
-from app.web.deps import Service, bearer_token
+from app.web.deps import Service, bearer_token, public_base
 from app.web.share import room_url
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -111,6 +111,7 @@ async def rematch(room_id: str, request: Request, service: Service,
     match is over); ``options`` changes some. Every seat token and the host token stay
     valid at the same seat of the new table, which starts at once. Asking again gives
     the table opened the first time (200)."""
+    public_base(request)  # a Host that no link can be made of: 400 before anything
     new, opened = await service.rematch(room_id, bearer_token(request),
                                         body.options if body is not None else None)
     out = RematchOut(room=new.id, url=room_url(request, new.id))
