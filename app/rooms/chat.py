@@ -32,6 +32,7 @@ from app.db import Database, repo
 from app.i18n import _
 from app.rooms.errors import BadRequest, Forbidden, NotFound, TooMany, Unauthorized
 from app.rooms.room import Room
+from app.rooms.table_options import TABLE_DEFAULTS
 
 CHAT_MAX = 200
 CHAT_KEEP = 100
@@ -103,7 +104,7 @@ class TableChat:
 
     @staticmethod
     def spectators_may_write(room: Room) -> bool:
-        return bool(room.table.get("spectator_chat", True))
+        return bool(room.table.get("spectator_chat", TABLE_DEFAULTS["spectator_chat"]))
 
     def may_write(self, room: Room, seat: int | None) -> bool:
         if seat is None:

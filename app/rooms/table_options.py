@@ -25,7 +25,8 @@ TABLE_OPTIONS: tuple[Option, ...] = (
     Option("next_deal_s", N_("Result shown for (seconds)"), "int", 15, minimum=0,
            maximum=120, help=N_("How long a deal's result stays until the next deal, "
                                 "unless everyone pressed Next deal; 0: no wait.")),
-    Option("spectator_chat", N_("Spectators may chat"), "bool", True,
+    # off unless the host opens it: a table's link may reach people nobody invited
+    Option("spectator_chat", N_("Spectators may chat"), "bool", False,
            help=N_("Whether people watching the table may write in its chat.")),
 )
 TABLE_OPTION_NAMES = frozenset(o.name for o in TABLE_OPTIONS)

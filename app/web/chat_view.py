@@ -16,8 +16,8 @@ from app.web.render import env
 def chat_context(room: Room, seat: int | None, is_host: bool,
                  messages: Sequence[ChatMessage]) -> dict[str, Any]:
     player = room.seats[seat] if seat is not None else None
-    may_write = (player is not None and not player.is_bot) if seat is not None else bool(
-        room.table.get("spectator_chat", True))
+    may_write = (player is not None and not player.is_bot) if seat is not None else (
+        TableChat.spectators_may_write(room))
     return {"room": room, "seat": seat, "my_name": player.name if player is not None else None,
             "is_host": is_host, "chat_messages": list(messages),
             "may_write": may_write and not room.closed, "reactions": REACTIONS,

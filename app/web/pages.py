@@ -132,11 +132,11 @@ async def history_match(match_id: str, request: Request, service: Service) -> HT
                                           status_code=404)
     p = find(match.game)
     next_href = None
-    if match.next_match_id:  # a rematch: its page in the history, or its table
-        playing = match.next_match_id in service.rooms and await service.db.read(
-            repo.match_status, match_id=match.next_match_id) != "finished"
-        next_href = (f"/r/{match.next_match_id}" if playing
-                     else f"/history/{match.next_match_id}")
+    # a rematch is linked only once it is finished: the history is public, and a
+    # table still being played belongs to the people the host gave its link
+    if match.next_match_id and await service.db.read(
+            repo.match_status, match_id=match.next_match_id) == "finished":
+        next_href = f"/history/{match.next_match_id}"
     return templates.TemplateResponse(request, "match.html", {
         "m": match, "info": GAMES.get(match.game), "P": p,
         "measure": p.measure() if p else _("points"), "next_href": next_href,
@@ -150,6 +150,7 @@ async def chip_ledger(room_id: str, request: Request, service: Service) -> HTMLR
     if match is None:
         return templates.TemplateResponse(request, "closed.html", {}, status_code=404)
     rows = await service.db.read(repo.ledger, match_id=room_id)
+    room = service.rooms.get(room_id)
     balances = [0] * match.players
     for row in rows:
         balances[row.seat] += row.amount
@@ -159,7 +160,8 @@ async def chip_ledger(room_id: str, request: Request, service: Service) -> HTMLR
         deals.setdefault(row.deal_no, []).append(row)
     return templates.TemplateResponse(request, "ledger.html", {
         "m": match, "balances": balances, "pot": start_total - sum(balances),
-        "deals": deals, "room_open": room_id in service.rooms, "P": find(match.game),
+        # the way back to a table that is still this match's (not to its rematch)
+        "room_open": room is not None and not room.next_id, "P": find(match.game),
     })
 
 

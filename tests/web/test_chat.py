@@ -178,7 +178,7 @@ def test_rate_limit_gives_429_over_the_api_and_a_flash_on_the_socket(
 
 def test_spectators_read_and_write_only_while_the_host_lets_them(
         sqlite_server: Server) -> None:
-    table = _table(sqlite_server, start=True)
+    table = _table(sqlite_server, start=True, options={"spectator_chat": True})
     spectator = open_socket(sqlite_server.ws_base, table.room)
     first = str(spectator.recv(timeout=5))
     assert 'name="chat"' in first and 'name="name"' in first  # spectators may write
@@ -221,7 +221,9 @@ def test_the_host_switches_spectator_chat_on_the_socket(sqlite_server: Server) -
     host_ws = connect(f"{sqlite_server.ws_base}/r/{room}/ws",
                       additional_headers={"Cookie": cookie}, open_timeout=5, legacy=True)
     first = str(host_ws.recv(timeout=5))
-    assert "Close the chat for spectators" in first
+    assert "Let spectators write" in first  # closed unless the host opens it
+    _send(host_ws, cmd="spectator_chat", on=True)
+    recv_until(host_ws, lambda f: "Close the chat for spectators" in f)
     _send(host_ws, cmd="spectator_chat", on=False)
     assert "Let spectators write" in recv_until(host_ws, lambda f: "Let spectators" in f)
     spectator = open_socket(sqlite_server.ws_base, room)
