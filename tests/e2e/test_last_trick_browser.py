@@ -49,7 +49,7 @@ def test_the_last_trick_stays_on_the_felt_when_the_match_ends(
         figure = cards.nth(i)
         assert figure.get_attribute("style").startswith(f"--s: {seat};")
         assert figure.locator(".card").get_attribute("title") == face("schafkopf", card).title
-        assert figure.inner_text().endswith(names[seat])
+        assert (figure.locator("figcaption").text_content() or "").endswith(names[seat])
         box = figure.bounding_box()
         assert box and felt and felt["y"] <= box["y"] and box["y"] + box["height"] <= (
             felt["y"] + felt["height"]), "on the felt"
@@ -59,7 +59,8 @@ def test_the_last_trick_stays_on_the_felt_when_the_match_ends(
     mine = next(i for i, (seat, _card) in enumerate(last["plays"]) if seat == 0)
     ys = [cards.nth(i).bounding_box()["y"] for i in range(4)]
     assert ys[mine] == max(ys)
-    assert page.locator(".trick.final .took").inner_text().endswith(names[last["winner"]])
+    took = page.locator(".trick.final .took figcaption").text_content() or ""
+    assert took.endswith(names[last["winner"]])
     assert (f"The last trick of the match: {names[last['winner']]} took it."
             in page.inner_text("#board"))
     page.screenshot(path=str(shots / "match-over-phone.png"), full_page=True)

@@ -55,8 +55,8 @@ def test_a_swapped_player_keeps_playing_from_the_same_page(
             wait_until(page, f"parseInt(document.getElementById('version')"
                              f".dataset.version) > {before}", timeout=10_000)
         anna.wait_for_timeout(100)
-    assert bert.locator('#board .played[style*="--s: 2"] figcaption').first.inner_text() \
-        .endswith("Bert"), "Bert's card lies in front of his new seat"
+    caption = bert.locator('#board .played[style*="--s: 2"] figcaption').first.text_content()
+    assert (caption or "").endswith("Bert"), "Bert's card lies in front of his new seat"
 
     # he writes in the chat (folded away on the phone) under his own name
     bert.click(".chat-toggle")
