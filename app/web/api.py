@@ -197,7 +197,8 @@ async def create_room(body: CreateRoom, request: Request, service: Service) -> C
 
 @router.post("/rooms/{room_id}/join", response_model=Joined, responses=ERRORS)
 async def join_room(room_id: str, body: Join, request: Request, service: Service) -> Joined:
-    """Take the free seat ``seat`` (409 if taken) or the first free one. Once the
+    """Take the free seat ``seat`` (409 if taken) or the next free one (in a game
+    with teams, people who join one after the other become partners). Once the
     match runs: take over a seat the host released. Keep ``token``: it is this
     seat's secret. Keep ``player`` too and send it with your next joins: the standings
     count your matches as one person's (without it, a new player each time)."""
