@@ -104,7 +104,8 @@ def test_a_swapped_persons_page_follows_them_to_their_new_seat(
 
 def test_a_released_seats_socket_watches_and_writes_as_a_watcher(
         sqlite_server: Server) -> None:
-    table = Table(sqlite_server.base, "schafkopf", options={"dealer": 3}, seed=4)
+    table = Table(sqlite_server.base, "schafkopf", seed=4,
+                  options={"dealer": 3, "spectator_chat": True})  # watchers may write
     tokens = [sit(table, name, seat) for seat, name in enumerate(("Anna", "Bert", "Cilli"))]
     table.http.post(f"/api/rooms/{table.room}/bots", headers=host(table))
     assert table.start().status_code == 200
