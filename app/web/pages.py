@@ -160,8 +160,9 @@ async def chip_ledger(room_id: str, request: Request, service: Service) -> HTMLR
         deals.setdefault(row.deal_no, []).append(row)
     return templates.TemplateResponse(request, "ledger.html", {
         "m": match, "balances": balances, "pot": start_total - sum(balances),
+        "deals": deals, "P": find(match.game),
         # the way back to a table that is still this match's (not to its rematch)
-        "room_open": room is not None and not room.next_id, "P": find(match.game),
+        "room_open": room is not None and not room.next_id,
     })
 
 

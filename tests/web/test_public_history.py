@@ -35,9 +35,13 @@ def test_the_history_links_a_rematch_only_once_it_is_finished(sqlite_server: Ser
     assert r.status_code == 201, r.text
     live = r.json()["room"]
     with httpx.Client(base_url=sqlite_server.base, timeout=10) as stranger:
-        pages = {path: stranger.get(path).text for path in (
-            "/history", f"/history/{table.room}", f"/history/{table.room}/replay",
-            f"/r/{table.room}/ledger")}
+        pages = {}
+        for path in ("/history", f"/history/{table.room}", f"/history/{table.room}/replay",
+                     f"/r/{table.room}/ledger"):
+            r = stranger.get(path)
+            assert r.status_code == 200, path
+            pages[path] = r.text
+        assert "Chips at this table" in pages[f"/r/{table.room}/ledger"]
         for path, page in pages.items():
             assert live not in page, f"{path} names the table being played"
             assert not re.search(r'href="/r/[^"/]+"', page), f"{path} links a table"
