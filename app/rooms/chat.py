@@ -5,7 +5,8 @@ option ``spectator_chat`` is on, spectators under a name they type (shown as
 watching). Everybody at the table, spectators too, reads. The host switches
 spectators' writing on and off while playing.
 
-A message is checked (at most ``CHAT_MAX`` characters, no control characters;
+A message is checked (at most ``CHAT_MAX`` characters, no control characters, no
+bidirectional controls (``app.rooms.names.BIDI_CONTROLS``);
 a reaction is one of ``REACTIONS``), rate limited per writer with the ``limits``
 library (``CHAT_RATE``: 429 over the API, a flash on the socket), written to the
 database and only then appended to the room's log and announced to the room's
@@ -31,6 +32,7 @@ from limits.strategies import MovingWindowRateLimiter
 from app.db import Database, repo
 from app.i18n import _
 from app.rooms.errors import BadRequest, Forbidden, NotFound, TooMany, Unauthorized
+from app.rooms.names import clean_name, has_bidi_control, same_name
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_DEFAULTS
 
@@ -64,6 +66,9 @@ def clean_text(raw: Any) -> str:
         raise BadRequest(_("Type a message first."))
     if len(text) > CHAT_MAX:
         raise BadRequest(_("A chat message has at most {n} characters.").format(n=CHAT_MAX))
+    if has_bidi_control(text):
+        raise BadRequest(_("A chat message cannot contain characters that change the "
+                           "writing direction."))
     if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") for ch in text):
         raise BadRequest(_("A chat message cannot contain control characters."))
     return text
@@ -143,11 +148,8 @@ class TableChat:
         if seat is None:
             if not self.spectators_may_write(room):
                 raise Forbidden(_("The host has closed the chat for spectators."))
-            from app.rooms.service import clean_name  # the one rule for names
-
             author = clean_name(name) if name not in (None, "") else _("Guest")
-            if any(s is not None and s.name.casefold() == author.casefold()
-                   for s in room.seats):
+            if any(s is not None and same_name(s.name, author) for s in room.seats):
                 raise BadRequest(_("Somebody at this table is called that; "
                                    "please pick another name."))
         else:

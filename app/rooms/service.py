@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import unicodedata
 from collections.abc import Awaitable
 from datetime import timedelta
 from typing import Any
@@ -47,6 +46,7 @@ from app.rooms.errors import (
     RoomError,
     Unauthorized,
 )
+from app.rooms.names import clean_name, same_name
 from app.rooms.pacing import Pacing, pause_left
 from app.rooms.pipeline import ActionPipeline
 from app.rooms.quotas import (
@@ -66,35 +66,14 @@ from app.rooms.windows import ChallengeWindows
 
 log = logging.getLogger("stammtisch.rooms")
 
-NAME_MAX = 24
 # the host's commands refuse everybody else with these (translated where shown)
 ONLY_HOST_BOTS = N_("Only the host can add bots.")
+ONLY_HOST_REMOVE_BOTS = N_("Only the host can remove bots.")
+ONLY_HOST_SWAP = N_("Only the host can swap seats.")
+ONLY_HOST_RELEASE = N_("Only the host can release a seat.")
 ONLY_HOST_START = N_("Only the host can start the match.")
 ONLY_HOST_END = N_("Only the host can end the game.")
 SWEEP_MIN_S, SWEEP_MAX_S = 0.5, 60.0
-
-
-def clean_name(raw: Any) -> str:
-    """A display name: NFKC-normalised (so a fullwidth "Ａnna" becomes "Anna"),
-    trimmed, 1..24 printable characters. HTML is not stripped (names are always
-    escaped when shown) but control and formatting characters (zero-width ones
-    included) are refused. Names are compared case-folded."""
-    if not isinstance(raw, str):
-        raise BadRequest("Please type a name.")
-    name = " ".join(unicodedata.normalize("NFKC", raw).split())
-    if not name:
-        raise BadRequest("Please type a name.")
-    if len(name) > NAME_MAX:
-        raise BadRequest("A name has at most {limit} characters.", limit=NAME_MAX)
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise BadRequest("A name cannot contain control characters.")
-    return name
-
-
-def same_name(a: str, b: str) -> bool:
-    """Two display names that people would take for the same one."""
-    return unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize(
-        "NFKC", b).casefold()
 
 
 def pause_left_of(room: Room) -> float:
@@ -348,7 +327,7 @@ class RoomService:
     async def remove_bot(self, room_id: str, host_token: str | None, seat: Any) -> None:
         """The host frees a bot's seat before the start."""
         room = self.get(room_id)
-        self._check_host(room, host_token, "remove bots")
+        self._check_host(room, host_token, ONLY_HOST_REMOVE_BOTS)
         index = self._seat_number(room, seat)
         async with room.lock:
             if room.match is not None:
@@ -366,7 +345,7 @@ class RoomService:
         """The host lets two seats (or a seat and a free place) change places before
         the start, say so that partners sit together."""
         room = self.get(room_id)
-        self._check_host(room, host_token, "swap seats")
+        self._check_host(room, host_token, ONLY_HOST_SWAP)
         first, second = self._seat_number(room, a), self._seat_number(room, b)
         if first == second:
             raise BadRequest(_("Pick two different seats to swap."))
@@ -392,7 +371,7 @@ class RoomService:
         it until somebody opens the room link and takes it over; the seat's token
         (and the browser cookie holding it) stops working at once."""
         room = self.get(room_id)
-        self._check_host(room, host_token, "release a seat")
+        self._check_host(room, host_token, ONLY_HOST_RELEASE)
         index = self._seat_number(room, seat)
         async with room.lock:
             if room.match is None or room.match.is_over:

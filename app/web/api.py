@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.bots import DEFAULT_LEVEL
 from app.config import get_settings
@@ -35,7 +35,14 @@ from app.web.share import room_url
 router = APIRouter(prefix="/api", tags=["api"])
 
 
-class CreateRoom(BaseModel):
+class Body(BaseModel):
+    """A request body, with strict types: ``{"seat": true}`` is not seat 1, ``"4"`` is
+    not 4 and ``0`` is not false (422 with what was wrong; nothing is changed)."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class CreateRoom(Body):
     game: str = Field(examples=list(GAMES)[:1])
     players: int | None = Field(None, description="number of seats; default: the game's minimum")
     options: dict[str, Any] = Field(
@@ -53,7 +60,7 @@ class Created(BaseModel):
     host_token: str
 
 
-class Join(BaseModel):
+class Join(Body):
     name: str = Field(max_length=200, examples=["Vroni"])
     seat: int | None = Field(
         None, description="the seat to take (0-based); default: the next free one "
@@ -72,7 +79,7 @@ class Joined(BaseModel):
                         "with your next joins; keep it secret like the seat token")
 
 
-class Action(BaseModel):
+class Action(Body):
     action: str = Field(max_length=200, examples=["play:EO"])
     version: int
 
@@ -126,11 +133,11 @@ class GameEntry(BaseModel):
         "`options` too")
 
 
-class SeatBody(BaseModel):
+class SeatBody(Body):
     seat: int
 
 
-class SwapBody(BaseModel):
+class SwapBody(Body):
     a: int
     b: int
 
@@ -240,7 +247,7 @@ async def kick_seat(room_id: str, body: SeatBody, request: Request,
     return table_state(service.get(room_id), None)
 
 
-class AddBot(BaseModel):
+class AddBot(Body):
     level: str | None = Field(None, examples=["strong"],
                               description='"easy" (house rules) or "strong" (searches); '
                               'default: "strong"')

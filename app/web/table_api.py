@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from app.i18n import _
 from app.rooms.chat import REACTIONS, ChatMessage
 from app.rooms.errors import BadRequest, Unauthorized
-from app.web.api import ERRORS
+from app.web.api import ERRORS, Body
 from app.web.deps import Service, bearer_token, public_base
 from app.web.share import room_url
 
@@ -36,14 +36,14 @@ class ChatLog(BaseModel):
     messages: list[ChatOut]
 
 
-class ChatIn(BaseModel):
+class ChatIn(Body):
     text: str | None = Field(None, max_length=2000, examples=["Gut gespielt!"],
                              description="a message of at most 200 characters")
     react: str | None = Field(None, max_length=16, examples=list(REACTIONS[:1]),
                               description="instead of text: one of " + " ".join(REACTIONS))
 
 
-class SpectatorChat(BaseModel):
+class SpectatorChat(Body):
     on: bool
 
 
@@ -51,7 +51,7 @@ class SpectatorChatState(BaseModel):
     spectator_chat: bool
 
 
-class RematchIn(BaseModel):
+class RematchIn(Body):
     options: dict[str, Any] | None = Field(
         None, description="options to change (the game's and the table's); the rest stay")
 
