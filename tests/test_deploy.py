@@ -94,6 +94,63 @@ def test_the_image_and_compose_files_do_what_the_readme_says() -> None:
     assert "reverse_proxy app:8000" in (ROOT / "Caddyfile").read_text()
 
 
+def _interpolate(value: str, env: dict[str, str]) -> str:
+    """Compose's interpolation of the forms the compose file uses: ``${VAR}``,
+    ``${VAR:-default}`` and ``${VAR:+replacement}`` (innermost first)."""
+    braced = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:-|:\+)([^${}]*))?\}")
+
+    def one(m: re.Match[str]) -> str:
+        name, op, word = m[1], m[2], m[3] or ""
+        set_ = bool(env.get(name))
+        if op == ":-":
+            return env[name] if set_ else word
+        if op == ":+":
+            return word if set_ else ""
+        return env.get(name, "")
+
+    while braced.search(value):
+        value = braced.sub(one, value)
+    return value
+
+
+def _published(service: dict[str, Any], env: dict[str, str]) -> list[tuple[str, str]]:
+    """(host address, host port) of each port a service publishes ("" = every address)."""
+    out = []
+    for entry in service.get("ports", []):
+        parts = _interpolate(str(entry), env).split("/")[0].split(":")
+        host_ip = parts[0] if len(parts) == 3 else ""
+        out.append((host_ip, parts[-2]))
+    return out
+
+
+def test_with_the_https_profile_only_the_proxy_is_published() -> None:
+    """Issue 25 item 9: the app's plain-HTTP port is on every address without the
+    https profile (phones on the home network), on the loopback only with it, so only
+    Caddy answers from the network; the README says which port to forward."""
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    assert "ports" not in services["db"], "the database is never published"
+    plain = {}  # docker compose up -d
+    assert _published(services["app"], plain) == [("", "8000")]
+    assert _published(services["app"], {"APP_PORT": "9000"}) == [("", "9000")]
+    https = {"STAMMTISCH_DOMAIN": "cards.example.org", "COMPOSE_PROFILES": "https"}
+    assert _published(services["app"], https) == [("127.0.0.1", "8000")]
+    assert services["caddy"]["profiles"] == ["https"]
+    public = [port for name in ("db", "app", "caddy")
+              for ip, port in _published(services[name], https) if ip in ("", "0.0.0.0")]
+    assert sorted(set(public)) == ["443", "80"], "only the proxy answers the network"
+    assert services["caddy"]["environment"]["STAMMTISCH_DOMAIN"].startswith(
+        "${STAMMTISCH_DOMAIN")
+    readme = (ROOT / "README.md").read_text()
+    deployment = readme.split("\n## Deployment", 1)[1].split("\n## ", 1)[0]
+    assert "Which port to forward on the router: the proxy's, 443" in deployment
+    assert "Never 8000" in deployment and "`0.0.0.0`" in deployment
+    assert "make run HOST=127.0.0.1" in deployment
+    assert "COMPOSE_PROFILES=https" in deployment
+    assert "`make run` binds 0.0.0.0:8000" in readme, "make run keeps serving the LAN"
+    make = (ROOT / "Makefile").read_text()
+    assert re.search(r"^HOST \?= 0\.0\.0\.0$", make, re.M), make[:400]
+
+
 def test_the_caddyfile_is_valid() -> None:
     caddy = shutil.which("caddy")
     if caddy is None:
