@@ -32,7 +32,6 @@ import argparse
 import multiprocessing as mp
 import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -94,17 +93,8 @@ def start(app_dir: Path, workdir: Path) -> Server:
     migrate(db)
     srv = Server(db, workdir / "server.log", env={
         "RATE_QR": "30/minute;300/hour", "BOT_DELAY_MS": "700"})
-    log = srv.log_path.open("ab")
-    srv.proc = subprocess.Popen(srv.uvicorn_args(), cwd=app_dir, env=srv.env, stdout=log,
-                                stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(srv.base + "/healthz", timeout=1).status_code == 200:
-                return srv
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    raise SystemExit(f"the server did not come up: {srv.log_path.read_text()[-2000:]}")
+    srv.cwd = app_dir
+    return srv.start()
 
 
 def rooms(base: str) -> tuple[str, str, str]:

@@ -96,6 +96,7 @@ class Server:
                     "BOT_DELAY_MS": "0", "RATE_ROOMS": "10000/minute",
                     "RATE_JOINS": "10000/minute", "RATE_QR": "10000/minute", **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
+        self.cwd = ROOT  # the checkout whose app is served (benchmarks may serve another)
 
     def uvicorn_args(self, app: str = "app.main:app") -> list[str]:
         """uvicorn serving ``app`` with the flags of scripts/serve.sh: permessage-deflate
@@ -109,7 +110,8 @@ class Server:
     def start(self) -> Server:
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            self.uvicorn_args(), cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            self.uvicorn_args(), cwd=self.cwd, env=self.env, stdout=log,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
