@@ -44,12 +44,14 @@ class Settings(BaseSettings):
     # Let POST /api/rooms take a "seed" (deterministic decks: tests and replays only;
     # a seeded room's deck is known to whoever chose the seed).
     allow_seeded_rooms: bool = False
-    # A room nobody has touched for this long leaves memory (finished results stay;
-    # an unfinished match there is closed).
+    # A started room that nobody has open (no person's page) and where nothing was
+    # played for this long leaves memory (finished results stay; an unfinished match
+    # there is closed). API calls and chat lines do not keep it (app.rooms.quotas).
     room_idle_minutes: float = 180.0
     # A room whose match never started is deleted (not only closed) after this long
-    # without a seated person.
-    unstarted_room_idle_minutes: float = 30.0
+    # without a person's page open at it, counted from its opening or the last page
+    # that closed; a finished room leaves memory after this long likewise.
+    unstarted_room_idle_minutes: float = 15.0
     log_level: str = "info"
     # Development: templates are checked for changes on every render and static files
     # on every request (otherwise both are read once, at start).
@@ -58,7 +60,7 @@ class Settings(BaseSettings):
     # ----- limits (app/web/limits.py, app/rooms/quotas.py) ---------------------------
     # Largest HTTP request body (JSON or form), counted as it arrives, in bytes.
     max_body_bytes: int = 65536
-    # Rooms one client (IP address; IPv6 by /64) may open, as "N/period" rules
+    # Rooms one client (IP address; IPv6 by /56) may open, as "N/period" rules
     # separated by ";" (periods: second, minute, hour, day).
     rate_rooms: str = "10/minute;60/hour"
     # Seats one client may take (joins over the API or the form).
@@ -71,6 +73,9 @@ class Settings(BaseSettings):
     max_sockets_per_room: int = 60
     # Open rooms in memory on the whole server; creating more is refused.
     max_open_rooms: int = 300
+    # Rooms one client may have open at once (waiting, played, or finished without a
+    # rematch); opening more is refused. 0: no cap per client.
+    max_rooms_per_client: int = 5
 
     # ----- behind a reverse proxy ------------------------------------------------------
     # Addresses whose X-Forwarded-For / X-Forwarded-Proto headers are trusted

@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # search itself is tested in tests/bots with its own budgets)
 os.environ.setdefault("BOT_BUDGET_MS", "20")
 os.environ.setdefault("BOT_POOL_SIZE", "1")
+# the suite's apps and servers open many tables from one address (the cap per client
+# is tested with settings of its own, as the rates are)
+os.environ.setdefault("MAX_ROOMS_PER_CLIENT", "1000")
 PG_URL = os.environ.get("TEST_DATABASE_URL")
 
 DB_KINDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]

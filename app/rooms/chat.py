@@ -162,7 +162,6 @@ class TableChat:
         message = await self.db.run(repo.add_chat, match_id=room.id, seat=seat, name=author,
                                     kind=kind, text=body)
         self._logs[room.id].append(message)
-        room.touch()
         self._tell(room.id, ChatEvent(message))
         return message
 
@@ -196,7 +195,6 @@ class TableChat:
         table = {**room.table, "spectator_chat": on}
         await self.db.run(repo.save_table_options, match_id=room.id, table_options=table)
         room.table = table
-        room.touch()
         self._tell(room.id, ChatEvent(None))
 
     def forget(self, room_id: str) -> None:

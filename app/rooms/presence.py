@@ -1,6 +1,7 @@
 """Who is at the table: a seated person is present while a page or socket of
-theirs is open, or while they acted over the JSON API within ``away_seconds``.
-Bots are always present. Everything here reads the room's clock."""
+theirs is open, or while they acted over the JSON API within ``away_seconds``
+(bots play while somebody is present). Bots are always present. Only an open page
+keeps a room alive (:func:`pages_open`). Everything here reads the room's clock."""
 
 from __future__ import annotations
 
@@ -36,3 +37,12 @@ def humans_present(room: Room) -> bool:
     """Whether at least one seated person is at the table."""
     return any(s is not None and not s.is_bot and not is_away(room, s.index)
                for s in room.seats)
+
+
+def pages_open(room: Room) -> bool:
+    """Whether a person has the table open: a page or socket of a seated person, or,
+    before the match starts, the host's page (a host waiting for friends). This is
+    what keeps a room alive (``app.rooms.quotas``); an API call does not."""
+    if any(is_connected(room, s.index) for s in room.seats if s is not None and not s.is_bot):
+        return True
+    return room.match is None and room.host_pages > 0

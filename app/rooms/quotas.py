@@ -1,16 +1,29 @@
 """What a server on the open internet must bound in the room layer: how many rooms
 are open at once, which rooms count as idle, and that a match has a person at it.
 
-* At most ``MAX_OPEN_ROOMS`` rooms are in memory; opening one more is refused (429)
-  after the idle ones were swept.
-* Only seated people keep a room alive: a room with no seated person present
-  (``app.rooms.presence``: an open page or socket, or an API call within
-  ``away_seconds``) is idle once ``last_active`` is older than the idle limit;
-  spectators' sockets do not count. Bots pause meanwhile (``app.rooms.bot_driver``),
-  so a bot-only table cannot keep itself busy.
-* A room whose match never started is deleted when idle (its rows removed), after
-  ``UNSTARTED_ROOM_IDLE_MINUTES``; a started one is closed as before (its finished
-  deals stay in the history).
+* At most ``MAX_OPEN_ROOMS`` rooms are in memory, and at most
+  ``MAX_ROOMS_PER_CLIENT`` of them opened by one client (its address; IPv6 by /56)
+  that are still open: waiting, being played, or finished without a rematch (a
+  rematch takes its place and counts for the same client). Opening one more is
+  refused (429).
+* Only people keep a room alive, and only with the table open (``presence.
+  pages_open``: a seated person's page or socket, or before the start the host's
+  page). With none open a room is idle after
+
+  - ``UNSTARTED_ROOM_IDLE_MINUTES`` from its opening or the last page that closed,
+    if its match never started (joins, bots and API calls do not count): it is
+    deleted (its rows removed);
+  - ``ROOM_IDLE_MINUTES`` from the last step or the last page that closed, while its
+    match is played (a table paused for dinner, its pages closed, keeps its place
+    that long; with a page open it is never idle): it is closed, its finished deals
+    stay in the history;
+  - ``UNSTARTED_ROOM_IDLE_MINUTES`` likewise once the match is over (the result is
+    in the history).
+
+  An API call with a seat token keeps its person *present* for ``away_seconds``
+  (so the bots play on), but never keeps a room alive, nor do chat lines or
+  spectators' sockets. Bots pause while no seated person is present
+  (``app.rooms.bot_driver``), so a bot-only table cannot keep itself busy.
 * A match in which no person can play on any more (every person's seat is out,
   ``Match.seats_out``: players without chips, say) is not played on by the bots
   alone: the room ends it (:func:`nobody_plays_on`, ``app.rooms.service``).
@@ -19,7 +32,7 @@ are open at once, which rooms count as idle, and that a match has a person at it
 from __future__ import annotations
 
 from app.games import GAMES
-from app.i18n import _
+from app.i18n import _, ngettext
 from app.rooms import presence
 from app.rooms.errors import BadRequest, TooMany
 from app.rooms.room import Room
@@ -27,10 +40,11 @@ from app.rooms.room import Room
 
 class RoomQuota:
     def __init__(self, *, max_open_rooms: int, idle_seconds: float,
-                 unstarted_idle_seconds: float) -> None:
+                 unstarted_idle_seconds: float, max_rooms_per_client: int = 0) -> None:
         self.max_open_rooms = max_open_rooms
         self.idle_seconds = idle_seconds
         self.unstarted_idle_seconds = unstarted_idle_seconds
+        self.max_rooms_per_client = max_rooms_per_client  # 0: no cap per client
 
     def check_room_can_open(self, open_rooms: int) -> None:
         if open_rooms >= self.max_open_rooms:
@@ -38,12 +52,44 @@ class RoomQuota:
                             "({limit}); please try again later.").format(
                                 limit=self.max_open_rooms), retry_after=60)
 
+    @staticmethod
+    def opened_by(rooms: dict[str, Room], client: str) -> int:
+        """Rooms ``client`` opened that are still open: waiting, being played, or
+        finished without a rematch (a rematch counts instead)."""
+        return sum(1 for r in rooms.values()
+                   if r.opened_by == client and not r.closed and r.next_id is None)
+
+    def check_client_can_open(self, rooms: dict[str, Room], client: str | None) -> None:
+        """429 once ``client`` has ``MAX_ROOMS_PER_CLIENT`` rooms open."""
+        if client is None or self.max_rooms_per_client <= 0:
+            return
+        if self.opened_by(rooms, client) >= self.max_rooms_per_client:
+            cap = self.max_rooms_per_client
+            raise TooMany(ngettext(
+                "{count} table opened from your address is still open, as many as one "
+                "address may have at once. Play it to the end, or close its pages if you "
+                "do not need it: a table nobody has open closes by itself after a while.",
+                "{count} tables opened from your address are still open, as many as one "
+                "address may have at once. Play one to the end, or close the pages of one "
+                "you do not need: a table nobody has open closes by itself after a while.",
+                cap).format(count=cap), retry_after=60)
+
+    def idle_limit(self, room: Room) -> tuple[float, float]:
+        """``(since, seconds)``: with no page open the room is idle ``seconds`` after
+        the clock time ``since``."""
+        if room.match is None:  # only the people's pages count, not what is done
+            return max(room.created, room.last_left), self.unstarted_idle_seconds
+        since = max(room.last_active, room.last_left)
+        if room.match.is_over:
+            return since, self.unstarted_idle_seconds
+        return since, self.idle_seconds
+
     def is_idle(self, room: Room, now: float) -> bool:
-        """Nobody seated is at the table and nothing happened for the idle limit."""
-        if presence.humans_present(room):
+        """Nobody has the table open and nothing happened for its idle limit."""
+        if presence.pages_open(room):
             return False
-        limit = self.unstarted_idle_seconds if room.match is None else self.idle_seconds
-        return now - room.last_active > limit
+        since, limit = self.idle_limit(room)
+        return now - since > limit
 
     def idle_rooms(self, rooms: dict[str, Room], now: float) -> list[Room]:
         return [r for r in rooms.values() if self.is_idle(r, now)]

@@ -62,7 +62,8 @@ async def open_rematch(service: Any, room_id: str, host_token: str | None,
                    host_token_hash=room.host_token_hash,
                    # a seeded room (tests) deals a different but still known deck
                    seed=None if room.seed is None else (room.seed + 1) % 2**63,
-                   clock=service.clock, table=table, prev_id=room.id)
+                   clock=service.clock, table=table, prev_id=room.id,
+                   opened_by=room.opened_by)  # in place of the old one, for the same client
         for seat in seats:
             new.seats[seat.index] = seat
         await service.db.run(

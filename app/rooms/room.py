@@ -63,6 +63,14 @@ class Room:
     listeners: set[Listener] = field(default_factory=set)
     present: dict[int, int] = field(default_factory=dict)  # seat -> open connections
     last_seen: dict[int, float] = field(default_factory=dict)  # seat -> clock time
+    # the host's own pages that have no seat (a host waiting for friends to join)
+    host_pages: int = 0
+    # when a person's page last closed (clock time): the idle limits count from the
+    # later of this and the last step (app.rooms.quotas)
+    last_left: float = 0.0
+    # the client (app.web.limits.client_key) that opened the room, for the cap on
+    # open rooms per client; kept in memory only (a restored room counts for nobody)
+    opened_by: str | None = None
     error: str | None = None
     closed: bool = False  # left memory (idle): nothing more may be written
     # a challenge window (``GameInfo.challenge_windows``): until this clock time the next
@@ -96,7 +104,7 @@ class Room:
         if not self.seats:
             self.seats = [None] * self.players
         self.table = {**TABLE_DEFAULTS, **self.table}
-        self.created = self.last_active = self.clock.now()
+        self.created = self.last_active = self.last_left = self.clock.now()
 
     @property
     def status(self) -> str:
@@ -159,16 +167,23 @@ class Room:
         during a pause, "Next deal", a seat released: nothing a move depends on)."""
         self._tell()
 
-    def arrive(self, seat: int | None) -> None:
+    def arrive(self, seat: int | None, host: bool = False) -> None:
         """A connection for ``seat`` opened: the others see who is at the table.
-        Presence is not game state, so the version stays (no move becomes stale)."""
+        Presence is not game state, so the version stays (no move becomes stale).
+        ``host``: a page of the host that has no seat."""
+        if seat is None and host:
+            self.host_pages += 1
         if seat is not None:
             self.present[seat] = self.present.get(seat, 0) + 1
             self.last_seen[seat] = self.clock.now()
             self._tell()
 
-    def leave(self, seat: int | None) -> None:
+    def leave(self, seat: int | None, host: bool = False) -> None:
+        if seat is None and host and self.host_pages:
+            self.host_pages -= 1
+            self.last_left = self.clock.now()
         if seat is not None and self.present.get(seat):
+            self.last_left = self.clock.now()
             self.last_seen[seat] = self.clock.now()
             self.present[seat] -= 1
             if not self.present[seat]:

@@ -112,7 +112,8 @@ class RoomService:
         self.idle_seconds = settings.room_idle_minutes * 60
         self.quota = RoomQuota(max_open_rooms=settings.max_open_rooms,
                                idle_seconds=self.idle_seconds,
-                               unstarted_idle_seconds=settings.unstarted_room_idle_minutes * 60)
+                               unstarted_idle_seconds=settings.unstarted_room_idle_minutes * 60,
+                               max_rooms_per_client=settings.max_rooms_per_client)
         self._tasks: set[asyncio.Task[None]] = set()
         self.windows = ChallengeWindows(self._spawn)
         self.pacing = Pacing(self._spawn)
@@ -192,7 +193,10 @@ class RoomService:
     # ----- seating and the host's commands -------------------------------------
     async def create(self, *, game: str, players: int | None = None,
                      options: dict[str, Any] | None = None,
-                     seed: int | None = None) -> tuple[Room, str]:
+                     seed: int | None = None, client: str | None = None
+                     ) -> tuple[Room, str]:
+        """Open a room; ``client`` (its address, ``app.web.limits.client_key``) is
+        who opened it, for the cap on rooms open per client."""
         info = GAMES.get(game)
         if info is None:
             raise BadRequest("Unknown game {game!r}.", game=game)
@@ -205,10 +209,11 @@ class RoomService:
         except ValueError as exc:
             raise BadRequest.of(exc) from None
         self.quota.check_room_can_open(len(self.rooms))
+        self.quota.check_client_can_open(self.rooms, client)
         host_token = new_token()
         room = Room(id=new_room_id(), game=game, players=count, options=checked,
                     host_token_hash=token_hash(host_token), seed=seed, clock=self.clock,
-                    table=table)
+                    table=table, opened_by=client)
         await self.db.run(repo.create_match, match_id=room.id, game=game, players=count,
                           options=checked, host_token=host_token, seed=seed,
                           table_options=table)
@@ -470,15 +475,16 @@ class RoomService:
             if self.turns.came_back(room, seat):
                 room.tell()
 
-    def connected(self, room: Room, seat: int | None) -> None:
-        """A page or socket of ``seat`` opened: they are back at the table."""
-        room.arrive(seat)
+    def connected(self, room: Room, seat: int | None, host: bool = False) -> None:
+        """A page or socket of ``seat`` opened: they are back at the table. ``host``:
+        the host's page without a seat (it keeps a room that has not started open)."""
+        room.arrive(seat, host)
         if seat is not None:
             self.turns.came_back(room, seat)
             self.turns.refresh(room)
 
-    def disconnected(self, room: Room, seat: int | None) -> None:
-        room.leave(seat)
+    def disconnected(self, room: Room, seat: int | None, host: bool = False) -> None:
+        room.leave(seat, host)
         if seat is not None:
             self.turns.refresh(room)
             self.pacing.check(room)
@@ -511,11 +517,11 @@ class RoomService:
         self.bots.wake(room)
 
     async def sweep_idle(self) -> int:
-        """Rooms with no seated person present and nothing done for
+        """Rooms nobody has open (no person's page) and nothing done for
         ``ROOM_IDLE_MINUTES`` leave memory; an unfinished one is closed (its finished
         deals stay in the history). A room whose match never started is deleted
-        after ``UNSTARTED_ROOM_IDLE_MINUTES``. Spectators' sockets keep nothing
-        alive; they are told the table closed."""
+        after ``UNSTARTED_ROOM_IDLE_MINUTES`` (see :mod:`app.rooms.quotas`).
+        Spectators' sockets keep nothing alive; they are told the table closed."""
         gone = self.quota.idle_rooms(self.rooms, self.clock.now())
         for room in gone:
             async with room.lock:

@@ -196,9 +196,11 @@ async def create_room(body: CreateRoom, request: Request, service: Service) -> C
     if body.seed is not None and not get_settings().allow_seeded_rooms:
         raise BadRequest("This server does not allow seeded rooms.")
     public_base(request)  # a Host that no link can be made of: 400 before anything
-    request.app.state.limits.room_created(client_key(request))
+    client = client_key(request)
+    request.app.state.limits.room_created(client)
     room, host_token = await service.create(game=body.game, players=body.players,
-                                            options=body.options, seed=body.seed)
+                                            options=body.options, seed=body.seed,
+                                            client=client)
     return Created(room=room.id, url=room_url(request, room.id), host_token=host_token)
 
 

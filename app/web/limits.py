@@ -10,7 +10,8 @@ one room may hold.
   package (the library slowapi is built on; moving windows in memory, which is
   right for one process that keeps its rooms in memory too). A client is its
   address as uvicorn reports it (behind a trusted proxy: ``X-Forwarded-For``);
-  IPv6 addresses count per /64, the block one household gets.
+  IPv6 addresses count per /56, the block one household may be given (so a
+  household is one client, whichever of its 256 /64 networks it sends from).
 """
 
 from __future__ import annotations
@@ -132,8 +133,13 @@ def _page(title: str, message: str) -> str:
 
 
 # ----- per-client rules ----------------------------------------------------------------
+# an IPv6 client is its /56: providers give a household a /56 or a /64, so counting
+# /64s let one household be 256 clients
+IPV6_PREFIX = 56
+
+
 def client_key(conn: HTTPConnection) -> str:
-    """Who a request comes from: its address, an IPv6 address by its /64."""
+    """Who a request comes from: its address, an IPv6 address by its /56."""
     host = conn.client.host if conn.client else ""
     try:
         ip = ipaddress.ip_address(host)
@@ -142,7 +148,7 @@ def client_key(conn: HTTPConnection) -> str:
     if ip.version == 6:
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+        return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
     return str(ip)
 
 

@@ -5,8 +5,11 @@ next to the field it is about.
 Every field of the form is named ``game``, ``<game>.players``, ``<game>.<option>``
 or ``table.<option>``. A refusal (:class:`app.rooms.errors.RoomError`) names the
 options it is about in ``fields`` (the engine's :class:`app.games.OptionError`
-does, and so do the form's own checks here); those become form fields. An error
-about nothing in the form (too many rooms, say) is shown above the form only.
+does, and so do the form's own checks here); those become form fields. A limit
+(429: too many tables opened, or open, from the client's address, or on the
+server) is about opening the table at all: it is said next to the "Open the
+table" button (:data:`OPEN_FIELD`) and above the form. Any other error about
+nothing in the form is shown above the form only.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from app.web.messages import error_text
 
 GAME_FIELD = "game"
 TABLE = "table"
+OPEN_FIELD = "open"  # the "Open the table" button: where a limit is said
 
 
 def players_field(game: str) -> str:
@@ -140,8 +144,8 @@ def _as_entered(form: Mapping[str, Any]) -> dict[str, Any]:
 
 def _form_field(game: str, name: str) -> str | None:
     """The lobby field of an option (or "players", "game") the refusal names."""
-    if name == GAME_FIELD:
-        return GAME_FIELD
+    if name in (GAME_FIELD, OPEN_FIELD):
+        return name
     if game not in GAMES:
         return None
     if name == "players":  # a game for a fixed number has no such field
@@ -160,14 +164,15 @@ def _order(game: str) -> list[str]:
     for name, info in GAMES.items():
         order.append(players_field(name))
         order += [f"{name}.{o.name}" for o in info.options]
-    return order + [f"{TABLE}.{o.name}" for o in TABLE_OPTIONS]
+    return order + [f"{TABLE}.{o.name}" for o in TABLE_OPTIONS] + [OPEN_FIELD]
 
 
 def refused(form: Mapping[str, Any], exc: RoomError) -> LobbyForm:
     """The lobby form as it was sent, with ``exc`` above it and next to its fields."""
     game = str(form.get(GAME_FIELD, ""))
     message = error_text(exc, game if game in GAMES else None)
-    fields = [f for name in getattr(exc, "fields", ()) if (f := _form_field(game, name))]
+    named = getattr(exc, "fields", ()) or ((OPEN_FIELD,) if exc.status == 429 else ())
+    fields = [f for name in named if (f := _form_field(game, name))]
     order = _order(game)
     fields.sort(key=order.index)
     lobby = LobbyForm(game=game if game in GAMES else next(iter(GAMES)),

@@ -51,8 +51,10 @@ async def create_room_form(request: Request, service: Service) -> Response:
     form = dict(await request.form())
     try:
         game, players, options = lobby_form.parse(form)
-        request.app.state.limits.room_created(client_key(request))
-        room, host_token = await service.create(game=game, players=players, options=options)
+        client = client_key(request)
+        request.app.state.limits.room_created(client)
+        room, host_token = await service.create(game=game, players=players, options=options,
+                                                client=client)
     except RoomError as exc:  # the form comes back as it was, saying what to change
         return templates.TemplateResponse(request, "lobby.html",
                                           lobby_form.refused(form, exc).context(),

@@ -331,7 +331,8 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
     conn.check_seat()  # the host may have swapped or released the seat meanwhile
     room.listeners.add(conn.notify)
     service.chat.subscribe(room.id, conn.on_chat)
-    service.connected(room, conn.seat)
+    host_page = conn.seat is None and conn.is_host  # keeps a table that has not started
+    service.connected(room, conn.seat, host=host_page)
     service.bots.wake(room)  # a person at the table again: paused bots carry on
     # the first frame: the table as it is now, and the chat (a reconnecting page may
     # have missed messages)
@@ -367,7 +368,7 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
         room.listeners.discard(conn.notify)
         service.chat.unsubscribe(room.id, conn.on_chat)
         conn.check_seat()
-        service.disconnected(room, conn.seat)
+        service.disconnected(room, conn.seat, host=host_page)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender

@@ -14,8 +14,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from starlette.requests import HTTPConnection
 from websockets.sync.client import ClientConnection
 
+from app.web.limits import client_key
 from tests.conftest import Server, migrate
 from tests.web.frames import frame_flash, open_socket
 
@@ -199,15 +201,43 @@ def test_open_sockets_are_capped_per_room_and_per_client(limited: Server) -> Non
     http.close()
 
 
-def test_the_server_keeps_at_most_max_open_rooms(tmp_path: Path) -> None:
-    srv = _server(tmp_path, {"MAX_OPEN_ROOMS": "3"})
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("2001:db8:0:1200::1", "2001:db8:0:12ff:ffff::2", True),  # two /64s of one /56
+    ("2001:db8:0:1200::1", "2001:db8:0:1300::1", False),  # the next /56
+    ("::ffff:198.51.100.7", "198.51.100.7", True),
+    ("198.51.100.7", "198.51.100.8", False),
+])
+def test_an_ipv6_client_is_its_56(a: str, b: str, same: bool) -> None:
+    """A household given a /56 is one client, whichever /64 it sends from (it was
+    256 clients, each with its own rooms and sockets)."""
+    def key(address: str) -> str:
+        return client_key(HTTPConnection({"type": "http", "client": (address, 50000),
+                                          "headers": []}))
+
+    assert (key(a) == key(b)) is same
+    assert key("2001:db8:0:12ab::1") == "2001:db8:0:1200::/56"
+
+
+@pytest.mark.parametrize(("setting", "english", "german"), [
+    ("MAX_OPEN_ROOMS", "This server has as many open tables as it can keep (2);",
+     "Auf diesem Server sind so viele Tische offen, wie er halten kann (2);"),
+    ("MAX_ROOMS_PER_CLIENT", "2 tables opened from your address are still open, as "
+     "many as one address may have at once.", "Von deiner Adresse aus sind noch 2 "
+     "Tische offen, mehr darf eine Adresse nicht gleichzeitig haben."),
+])
+def test_the_server_and_one_address_keep_at_most_so_many_rooms_open(
+        tmp_path: Path, setting: str, english: str, german: str) -> None:
+    srv = _server(tmp_path, {setting: "2"})
     try:
         http = httpx.Client(base_url=srv.base)
-        for _ in range(3):
+        for _ in range(2):
             assert http.post("/api/rooms", json={"game": "schafkopf"}).status_code == 201
         r = http.post("/api/rooms", json={"game": "schafkopf"})
-        assert r.status_code == 429 and "as many open tables" in r.json()["error"]
+        assert r.status_code == 429 and r.json()["error"].startswith(english)
         assert int(r.headers["retry-after"]) > 0
+        r = http.post("/api/rooms", json={"game": "mauscheln"},
+                      headers={"Accept-Language": "de"})
+        assert r.status_code == 429 and r.json()["error"].startswith(german)
         http.close()
     finally:
         srv.stop()

@@ -207,19 +207,25 @@ def test_a_field_keeps_its_help_in_its_description_and_a_fresh_lobby_has_no_erro
     assert "6 of diamonds" in described  # the field's own help stays
 
 
-@pytest.mark.parametrize("kind", ["rate", "full"])
-def test_an_error_about_no_field_is_said_above_the_form_which_stays_as_entered(
+@pytest.mark.parametrize("kind", ["rate", "full", "mine"])
+def test_a_limit_is_said_at_the_open_button_and_above_the_form_which_stays_as_entered(
         client: TestClient, kind: str) -> None:
+    """A limit refuses opening the table at all: it is said next to the "Open the
+    table" button (which it describes) and above the form, with a link to the button;
+    no field is marked."""
     app: Any = client.app
     if kind == "rate":
         app.state.limits = ClientLimits(rooms="1/minute", joins="10/minute",
                                         sockets_per_client=10, sockets_per_room=10)
-        opened = client.post("/rooms", data=entered("schafkopf"), follow_redirects=False)
-        assert opened.status_code == 303
         words = "please wait a little"
-    else:
-        app.state.rooms.quota.max_open_rooms = 0
+    elif kind == "full":
+        app.state.rooms.quota.max_open_rooms = 1
         words = "as many open tables as it can keep"
+    else:
+        app.state.rooms.quota.max_rooms_per_client = 1
+        words = "1 table opened from your address is still open"
+    opened = client.post("/rooms", data=entered("schafkopf"), follow_redirects=False)
+    assert opened.status_code == 303
     form = entered("luegenbeutel", **{**KEPT, "luegenbeutel.players": "6",
                                       "luegenbeutel.lb_card": "1"})
     r = client.post("/rooms", data=form)
@@ -227,8 +233,23 @@ def test_an_error_about_no_field_is_said_above_the_form_which_stays_as_entered(
     page = Form(r.text)
     assert words in page.notice
     assert page.invalid() == set()
-    assert re.search(r'<p class="notice error" role="alert">[^<]', r.text)  # no link
+    assert re.search(r'<p class="notice error" role="alert"><a href="#f-open">', r.text)
+    assert words in page.texts["err-open"]
+    assert re.search(r'<button [^>]*id="f-open" aria-describedby="err-open"', r.text)
     _check_kept(page, form, "luegenbeutel")
+
+
+def test_the_cap_on_open_tables_per_address_is_said_in_german(client: TestClient) -> None:
+    app: Any = client.app
+    app.state.rooms.quota.max_rooms_per_client = 2
+    for _ in range(2):
+        opened = client.post("/rooms", data=entered("schafkopf"), follow_redirects=False)
+        assert opened.status_code == 303
+    r = client.post("/rooms", data=entered("mauscheln"), headers={"Accept-Language": "de"})
+    assert r.status_code == 429 and r.headers["retry-after"] == "60"
+    said = " ".join(Form(r.text).texts["err-open"].split())
+    assert said.startswith("Von deiner Adresse aus sind noch 2 Tische offen")
+    assert "table" not in said
 
 
 def test_the_form_is_sent_again_as_kept_and_then_opens_the_table(client: TestClient) -> None:
