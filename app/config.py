@@ -76,6 +76,15 @@ class Settings(BaseSettings):
     # Rooms one client may have open at once (waiting, played, or finished without a
     # rematch); opening more is refused. 0: no cap per client.
     max_rooms_per_client: int = 5
+    # HTTP requests one client may have in progress at once (a body still arriving
+    # counts); more get 429 at once (app/web/limits.py).
+    max_requests_per_client: int = 20
+    # Seconds a request's body may take to arrive, counted from its headers; a slower
+    # one gets 408 and its connection is closed.
+    body_timeout_s: float = 10.0
+    # Seconds an idle HTTP connection is kept open for the browser's next request
+    # (uvicorn --timeout-keep-alive; read by scripts/serve.sh).
+    keepalive_s: int = 5
 
     # ----- behind a reverse proxy ------------------------------------------------------
     # Addresses whose X-Forwarded-For / X-Forwarded-Proto headers are trusted

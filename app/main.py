@@ -10,14 +10,16 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
-from app import cycles
+from app import cycles, logs
 from app.bots.pool import BotPool
 from app.config import get_settings
 from app.db import Database
 from app.db.retry import DatabaseUnavailable
 from app.i18n import _
+from app.loop_watch import LoopWatch
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.web import (
@@ -34,7 +36,7 @@ from app.web import (
     ws,
 )
 from app.web.compress import Compress
-from app.web.limits import BodyLimit, ClientLimits
+from app.web.limits import BodyLimit, ClientLimits, InFlight
 from app.web.messages import error_text
 from app.web.render import templates
 from app.web.security import SecurityHeaders
@@ -66,8 +68,7 @@ class Stammtisch(FastAPI):
 
 def create_app(database_url: str | None = None) -> FastAPI:
     settings = get_settings()
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(settings.log_level)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -84,10 +85,14 @@ def create_app(database_url: str | None = None) -> FastAPI:
         await rooms.restore_open_rooms()
         with cycles.serving():
             sweeper = asyncio.create_task(rooms.run_sweeper())
-            collector = asyncio.create_task(cycles.run())
+            # the collector passes only while nobody is at the server (app.cycles)
+            collector = asyncio.create_task(cycles.run(idle=lambda: (
+                app.state.requests.total == 0 and app.state.limits.sockets_open() == 0)))
+            watching = asyncio.create_task(app.state.loop_watch.run())
             try:
                 yield
             finally:
+                watching.cancel()
                 collector.cancel()
                 sweeper.cancel()
                 warming.cancel()
@@ -130,6 +135,9 @@ def create_app(database_url: str | None = None) -> FastAPI:
         return templates.TemplateResponse(request, "refused.html", {"message": message},
                                           status_code=503, headers={"Retry-After": "5"})
 
+    for status in (400, 405):  # before any handler by class: the API's {"error": ...}
+        app.add_exception_handler(status, lambda request, exc: http_error(exc))
+
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, exc: RequestValidationError) -> Response:
         parts = []
@@ -140,7 +148,10 @@ def create_app(database_url: str | None = None) -> FastAPI:
                             status_code=422)
 
     # outermost last: every answer (a 413 too) gets the security headers
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.state.requests = InFlight(per_client=settings.max_requests_per_client)
+    app.state.loop_watch = LoopWatch()
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       timeout=settings.body_timeout_s, in_flight=app.state.requests)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(Compress)
 
@@ -165,6 +176,16 @@ async def _warm(pool: BotPool) -> None:
         await pool.warm()
     except Exception:  # the bots fall back to the house rules; the tables play on
         logging.getLogger("stammtisch").exception("the bot workers did not start")
+
+
+def http_error(exc: StarletteHTTPException) -> Response:
+    """An HTTP error as the API documents its errors, ``{"error": ...}``, with the
+    exception's headers (405's ``Allow``), in the client's language."""
+    messages = {404: _("There is nothing at this address."),
+                405: _("This address does not take that method.")}
+    message = messages.get(exc.status_code) or str(exc.detail)
+    return JSONResponse({"error": message}, status_code=exc.status_code,
+                        headers=exc.headers)
 
 
 def _wants_page(request: Request) -> bool:

@@ -21,7 +21,9 @@ fragments it was pushed, with the ``data-version`` of its ``version`` fragment).
 Latency is from sending it to its arrival (a frame with a higher version) at
 **every** seat of the table. It prints p50/p95/p99, actions/s, the server's CPU
 (100 % = one core), its RSS per table ((RSS with the tables open and played −
-RSS before they were opened) / tables), and each client process's CPU (a client
+RSS before they were opened) / tables), the longest stall of its event loop while
+the tables play and since it started (the server's loop-lag probe,
+``app.loop_watch``, read from ``/readyz``), and each client process's CPU (a client
 near 100 % is the bottleneck, not the server).
 
 With ``--bare`` (on by default for ``saturated``) the same client then drives
@@ -64,6 +66,7 @@ import secrets
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -86,6 +89,7 @@ from tests.conftest import Server, migrate  # noqa: E402
 NAMES = ("Anna", "Bert", "Cilli", "Done")
 PLAYERS = 4
 ACTION_TIMEOUT = 10.0  # an action that has not reached every seat by then counts as lost
+STALL_POLL_S = 20.0  # how often the server's loop-lag probe is read (/readyz)
 SETUP_CONCURRENCY = 16  # HTTP requests in flight while the tables are opened
 CONNECT_CONCURRENCY = 32  # WebSocket handshakes in flight per client process
 # every fragment of a push is a top-level element carrying hx-swap-oob and its id
@@ -421,6 +425,8 @@ class Result:
     server_cpu: float  # share of one core under play
     loop_cpu: float  # of which the main thread (the event loop)
     client_cpu: list[float]  # per client process, share of one core
+    loop_stall_ms: float | None  # the longest stall of the event loop while playing
+    loop_stall_all_ms: float | None  # since the server started (setup included)
     rss_before: int
     rss_open: int
     rss_after: int
@@ -492,9 +498,11 @@ def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profi
     time.sleep(1)
     rss_open = rss_kib(pid)
     cpu0, loop0, w0 = cpu_seconds(pid), main_thread_cpu_seconds(pid), time.perf_counter()
+    stalls = LoopStalls(srv.base)
     for pipe in pipes:
         pipe.send("go")
     done = gather(args.duration + ACTION_TIMEOUT + 60)
+    stalls.stop()
     wall = time.perf_counter() - w0
     server_cpu = (cpu_seconds(pid) - cpu0) / wall
     loop_cpu = (main_thread_cpu_seconds(pid) - loop0) / wall
@@ -515,9 +523,43 @@ def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profi
         frame_bytes=int(statistics.median(sizes)) if sizes else 0,
         wire_bytes=sum(s.wire_bytes for s in stats), server_cpu=server_cpu,
         loop_cpu=loop_cpu,
-        client_cpu=[d[3] / d[2] for d in done], rss_before=rss_before, rss_open=rss_open,
+        client_cpu=[d[3] / d[2] for d in done], loop_stall_ms=stalls.longest,
+        loop_stall_all_ms=stalls.since_start, rss_before=rss_before, rss_open=rss_open,
         rss_after=rss_after, setup_s=setup_s, connect_s=connect_s,
         errors=[e for s in stats for e in s.errors])
+
+
+class LoopStalls:
+    """The server's loop-lag probe (app.loop_watch), read from ``/readyz`` every
+    :data:`STALL_POLL_S` while the tables play: its "recent" covers the last one to
+    two minutes, so the longest of the readings is the longest stall of the run. A
+    server without the probe (the bare one) gives None."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.longest: float | None = None
+        self.since_start: float | None = None
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        try:
+            stall = httpx.get(self.base + "/readyz", timeout=10).json().get("loop_stall_ms")
+        except (httpx.HTTPError, ValueError):
+            return
+        if stall:
+            self.longest = max(self.longest or 0.0, float(stall["recent"]))
+            self.since_start = float(stall["since_start"])
+
+    def _poll(self) -> None:
+        while not self._done.wait(STALL_POLL_S):
+            self._read()
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join(30)
+        self._read()
 
 
 def compression_env(on: bool) -> dict[str, str]:
@@ -528,6 +570,7 @@ def run_real(args: argparse.Namespace, db_url: str, workdir: Path,
              compress: bool = False) -> Result:
     srv = Server(db_url, workdir / "server.log", env={
         "LOG_LEVEL": "warning", "MAX_SOCKETS_PER_CLIENT": "1000000",
+        "MAX_REQUESTS_PER_CLIENT": "1000000",
         "MAX_OPEN_ROOMS": "1000000", "RATE_ROOMS": "1000000/minute",
         "RATE_JOINS": "1000000/minute", **compression_env(compress)})
     srv.start()
@@ -593,6 +636,9 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
             ("server CPU per action: all / other threads",
              f"{1000 * r.cpu_per_action:.2f} / "
              f"{1000 * (r.server_cpu - r.loop_cpu) / max(r.rate, 1e-9):.2f} ms"),
+            ("longest event-loop stall: while playing / since start",
+             f"{r.loop_stall_ms:.0f} / {r.loop_stall_all_ms:.0f} ms"
+             if r.loop_stall_ms is not None and r.loop_stall_all_ms is not None else "-"),
             ("client CPU per process (100% = one core)",
              " ".join(f"{100 * c:.0f}%" for c in r.client_cpu)
              + ("  SATURATED: the client may be the limit"

@@ -102,13 +102,16 @@ class Server:
         self.cwd = ROOT  # the checkout whose app is served (benchmarks may serve another)
 
     def uvicorn_args(self, app: str = "app.main:app") -> list[str]:
-        """uvicorn serving ``app`` with the flags of scripts/serve.sh: permessage-deflate
-        as ``WS_COMPRESSION`` in the server's environment says (on by default)."""
+        """uvicorn serving ``app`` with the flags of scripts/serve.sh: h11, the idle
+        timeout ``KEEPALIVE_S`` and permessage-deflate as ``WS_COMPRESSION`` in the
+        server's environment say (the settings' defaults otherwise)."""
         deflate = self.env.get("WS_COMPRESSION") or str(
             Settings.model_fields["ws_compression"].default).lower()
+        keepalive = self.env.get("KEEPALIVE_S") or str(
+            Settings.model_fields["keepalive_s"].default)
         return [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1",
-                "--port", str(self.port), "--ws-max-size", "65536",
-                "--ws-per-message-deflate", deflate]
+                "--port", str(self.port), "--http", "h11", "--timeout-keep-alive",
+                keepalive, "--ws-max-size", "65536", "--ws-per-message-deflate", deflate]
 
     def start(self) -> Server:
         log = self.log_path.open("ab")

@@ -10,6 +10,7 @@ from itertools import groupby
 from typing import Any
 
 from sqlalchemy import (
+    Select,
     and_,
     bindparam,
     case,
@@ -18,11 +19,12 @@ from sqlalchemy import (
     insert,
     inspect,
     literal,
+    or_,
     select,
     text,
     update,
 )
-from sqlalchemy.orm import Session, aliased, selectinload
+from sqlalchemy.orm import Session, aliased, joinedload, selectinload
 
 from app.db.models import ActionRow, ChatRow, DealResultRow, LedgerRow, MatchRow, SeatRow
 from app.db.session import batched, pipeline
@@ -133,7 +135,8 @@ def swap_seats(session: Session, *, match_id: str, a: int, b: int, version: int)
     """The people (or free places) at seats ``a`` and ``b`` change places before the
     start (through a free number, so the unique (match, seat) pair always holds)."""
     rows = {r.seat: r for r in session.scalars(
-        select(SeatRow).where(SeatRow.match_id == match_id, SeatRow.seat.in_((a, b))))}
+        select(SeatRow).where(SeatRow.match_id == match_id,
+                              or_(SeatRow.seat == a, SeatRow.seat == b)))}
     parked = -1 - a - b
     for seat, to in ((a, parked), (b, a)):
         if seat in rows:
@@ -239,19 +242,19 @@ def finished_matches(session: Session, *, game: str | None = None,
     query = (
         select(MatchRow)
         .where(MatchRow.status == "finished")
-        .options(selectinload(MatchRow.seats))
+        .options(joinedload(MatchRow.seats))  # selectinload's IN leaves cycles (app/cycles.py)
         .order_by(MatchRow.finished_at.desc())
         .limit(limit)
     )
     if game is not None:
         query = query.where(MatchRow.game == game)
-    return [_info(row, with_deals=False) for row in session.scalars(query)]
+    return [_info(row, with_deals=False) for row in session.scalars(query).unique()]
 
 
 def get_match(session: Session, *, match_id: str) -> MatchInfo | None:
     row = session.get(
         MatchRow, match_id,
-        options=[selectinload(MatchRow.seats), selectinload(MatchRow.deals)],
+        options=[joinedload(MatchRow.seats), joinedload(MatchRow.deals)],
     )
     return _info(row, with_deals=True) if row is not None else None
 
@@ -452,6 +455,39 @@ class Standing:
         return self.points / self.played if self.played else 0.0
 
 
+def _standings_query() -> Select[Any]:
+    """The standings of one game (``game``), the asking browser's row marked
+    (``player_key``): built once, since a statement with an alias and a subquery
+    leaves about 350 objects in reference cycles each time it is built (app/cycles.py)."""
+    who = case((SeatRow.player_key.is_(None), literal("name:") + SeatRow.name),
+               else_=literal("key:") + SeatRow.player_key)
+    start = aliased(LedgerRow)
+    seats = (
+        select(SeatRow.is_bot.label("is_bot"), who.label("who"), SeatRow.name.label("name"),
+               func.coalesce(SeatRow.final_score, 0).label("score"),
+               case((SeatRow.won.is_(True), 1), else_=0).label("won"),
+               (SeatRow.final_score - start.amount).label("net"),
+               case((SeatRow.player_key == bindparam("player_key"), 1), else_=0).label("you"),
+               func.row_number().over(
+                   partition_by=(SeatRow.is_bot, who),
+                   order_by=(MatchRow.finished_at.desc(), MatchRow.id.desc()),
+               ).label("latest"))
+        .join(MatchRow, MatchRow.id == SeatRow.match_id)
+        .outerjoin(start, and_(start.match_id == SeatRow.match_id,
+                               start.seat == SeatRow.seat, start.deal_no == 0,
+                               start.reason == "start"))
+        .where(MatchRow.status == "finished", MatchRow.game == bindparam("game"))
+        .subquery())
+    return (select(seats.c.is_bot,
+                   func.max(case((seats.c.latest == 1, seats.c.name))),
+                   func.count(), func.sum(seats.c.won), func.sum(seats.c.score),
+                   func.coalesce(func.sum(seats.c.net), 0), func.max(seats.c.you))
+            .group_by(seats.c.is_bot, seats.c.who))
+
+
+_STANDINGS = _standings_query()
+
+
 def standings(session: Session, *, game: str, player_key: str | None = None
               ) -> list[Standing]:
     """Per person: matches played and won, average final score, and for chips games
@@ -462,31 +498,7 @@ def standings(session: Session, *, game: str, player_key: str | None = None
     by name. Bots are kept apart from people (``is_bot``; a person called like a bot
     is still a person); people come first. ``player_key``: the asking browser's own
     row is marked ``is_you``. One grouped query, whatever the number of matches."""
-    who = case((SeatRow.player_key.is_(None), literal("name:") + SeatRow.name),
-               else_=literal("key:") + SeatRow.player_key)
-    start = aliased(LedgerRow)
-    seats = (
-        select(SeatRow.is_bot.label("is_bot"), who.label("who"), SeatRow.name.label("name"),
-               func.coalesce(SeatRow.final_score, 0).label("score"),
-               case((SeatRow.won.is_(True), 1), else_=0).label("won"),
-               (SeatRow.final_score - start.amount).label("net"),
-               case((SeatRow.player_key == (player_key or ""), 1), else_=0).label("you"),
-               func.row_number().over(
-                   partition_by=(SeatRow.is_bot, who),
-                   order_by=(MatchRow.finished_at.desc(), MatchRow.id.desc()),
-               ).label("latest"))
-        .join(MatchRow, MatchRow.id == SeatRow.match_id)
-        .outerjoin(start, and_(start.match_id == SeatRow.match_id,
-                               start.seat == SeatRow.seat, start.deal_no == 0,
-                               start.reason == "start"))
-        .where(MatchRow.status == "finished", MatchRow.game == game)
-        .subquery())
-    rows = session.execute(
-        select(seats.c.is_bot,
-               func.max(case((seats.c.latest == 1, seats.c.name))),
-               func.count(), func.sum(seats.c.won), func.sum(seats.c.score),
-               func.coalesce(func.sum(seats.c.net), 0), func.max(seats.c.you))
-        .group_by(seats.c.is_bot, seats.c.who))
+    rows = session.execute(_STANDINGS, {"game": game, "player_key": player_key or ""})
     table = [Standing(name, bool(is_bot), int(played), int(won), int(points), int(net),
                       bool(you))
              for is_bot, name, played, won, points, net, you in rows]
@@ -519,7 +531,7 @@ def delete_stale_unstarted(session: Session, *, idle_before: datetime) -> int:
 
 def open_match(session: Session, *, match_id: str) -> OpenMatch | None:
     """One room as last saved (to resume it after the database was away)."""
-    row = session.get(MatchRow, match_id, options=[selectinload(MatchRow.seats)])
+    row = session.get(MatchRow, match_id, options=[joinedload(MatchRow.seats)])
     if row is None:
         return None
     return OpenMatch(id=row.id, game=row.game, players=row.players,
@@ -577,7 +589,9 @@ def recent_chat(session: Session, *, match_id: str, limit: int = 100) -> list[Ch
             break
         chain.append(row.prev_match_id)
         row = session.get(MatchRow, row.prev_match_id)
-    rows = session.scalars(select(ChatRow).where(ChatRow.match_id.in_(chain))
+    # or, not in_: an expanding IN leaves 10 objects in reference cycles a query
+    # (app/cycles.py), and this one runs for every table socket that connects
+    rows = session.scalars(select(ChatRow).where(or_(*(ChatRow.match_id == m for m in chain)))
                            .order_by(ChatRow.id.desc()).limit(limit))
     return [_chat(r) for r in reversed(list(rows))]
 

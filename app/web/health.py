@@ -1,6 +1,7 @@
 """Operational routes: ``/healthz`` (the process answers), ``/readyz`` (the
-database answers and its schema is at the newest migration) and ``/docs`` (the
-API documentation, served from ``static/vendor`` under the site's CSP)."""
+database answers, takes writes and its schema is at the newest migration) and
+``/docs`` (the API documentation, served from ``static/vendor`` under the site's
+CSP)."""
 
 from __future__ import annotations
 
@@ -41,8 +42,9 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz")
 async def readyz(request: Request) -> JSONResponse:
-    """Ready to play: the database answers within a few seconds and its schema is
-    at the newest migration; 503 with the reason otherwise."""
+    """Ready to play: the database answers within a few seconds, its schema is at
+    the newest migration and it takes writes (a step's write locks are free within
+    ``WRITE_CHECK_S``, nothing written); 503 with the reason otherwise."""
     db = request.app.state.db
     loop = asyncio.get_running_loop()
     try:
@@ -57,10 +59,20 @@ async def readyz(request: Request) -> JSONResponse:
         return JSONResponse({"status": "unavailable", "reason": "the database schema is "
                              f"at {revision or 'nothing'}, not at {head}: run the "
                              "migrations (alembic upgrade head)"}, status_code=503)
+    try:  # reads may work while every write waits (a lock held elsewhere)
+        await asyncio.wait_for(loop.run_in_executor(None, db.can_write_now), READY_TIMEOUT_S)
+    except Exception as exc:
+        log.info("not ready: the database takes no writes: %s",
+                 str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
+        return JSONResponse({"status": "unavailable", "reason": "the database answers but "
+                             "takes no writes (locked?)"}, status_code=503)
     waiting = len(request.app.state.rooms.recovery.waiting)
+    watch = request.app.state.loop_watch  # app.loop_watch: how long the loop was held up
     return JSONResponse({"status": "ready", "revision": revision,
                          "rooms": len(request.app.state.rooms.rooms),
-                         "rooms_waiting_for_database": waiting})
+                         "rooms_waiting_for_database": waiting,
+                         "loop_stall_ms": {"recent": round(watch.recent_ms),
+                                           "since_start": round(watch.since_start_ms)}})
 
 
 def _revision(db: Database) -> str | None:

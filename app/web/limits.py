@@ -16,6 +16,7 @@ one room may hold.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -25,6 +26,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+import orjson
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -43,76 +45,188 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 # ----- request bodies --------------------------------------------------------------
-class _TooLarge(Exception):
-    pass
+MAX_JSON_DEPTH = 16  # the API's bodies nest two or three levels
+
+
+class InFlight:
+    """HTTP requests in progress, per client: from their headers until they are
+    answered, a body that is slow to arrive included."""
+
+    def __init__(self, per_client: int) -> None:
+        self.per_client = per_client
+        self._by_client: Counter[str] = Counter()
+        self.total = 0
+
+    def enter(self, client: str) -> bool:
+        """Count a request of ``client``; False (not counted) past its cap."""
+        if self._by_client[client] >= self.per_client:
+            return False
+        self._by_client[client] += 1
+        self.total += 1
+        return True
+
+    def leave(self, client: str) -> None:
+        self.total -= 1
+        self._by_client[client] -= 1
+        if self._by_client[client] <= 0:
+            del self._by_client[client]
 
 
 class BodyLimit:
-    """Refuse any HTTP request whose body passes ``max_bytes`` with 413, counting
-    the bytes as they are received."""
+    """Every HTTP request's body is read here, whole, before the app sees the
+    request, so the app is handed a complete body it can parse:
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    * counted as it arrives (``Content-Length``, chunked or anything else, every
+      route, forms included): past ``max_bytes`` the answer is 413 at once, and a
+      refused body is never buffered, spooled or parsed;
+    * within ``timeout`` seconds of the request's headers: a body that has not
+      arrived by then (a client that sends slowly, or stops) gets 408 and the
+      connection is closed, so it cannot hold a connection open;
+    * a JSON body (``application/json``, ``…+json``, or no content type at all,
+      which FastAPI reads as JSON) is parsed once here: one that is not UTF-8 JSON,
+      or nests deeper than :data:`MAX_JSON_DEPTH`, gets 422 ``{"error": …}`` and
+      never reaches FastAPI, whose way of refusing it raises exceptions that keep
+      their tracebacks in reference cycles (86 objects, about 13 KB, a request:
+      memory that only a pass of the cycle collector frees; see app/cycles.py);
+    * ``in_flight`` caps the requests one client may have in progress at once:
+      the next one gets 429 at once.
+
+    A refusal of a body that was not read closes the connection (``Connection:
+    close``)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout: float = 10.0,
+                 in_flight: InFlight | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout = timeout
+        self.in_flight = in_flight or InFlight(per_client=1_000_000)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        client = client_key(HTTPConnection(scope))
+        if not self.in_flight.enter(client):
+            await _refuse(scope, send, 429, _(
+                "Too many requests from your address are under way at once; please "
+                "try again in a moment."), retry_after=1)
+            return
+        try:
+            body = await self._read(scope, receive)
+            if isinstance(body, Refusal):
+                await _refuse(scope, send, body.status, body.message)
+                return
+            if body is None:  # the client went away before its body arrived
+                return
+            refusal = _json_refusal(scope, body)
+            if refusal is not None:
+                await _refuse(scope, send, refusal.status, refusal.message, json_answer=True,
+                              close=False)  # the body was read: the connection may go on
+                return
+            await self.app(scope, _replay(body, receive), send)
+        finally:
+            self.in_flight.leave(client)
+
+    async def _read(self, scope: Scope, receive: Receive) -> bytes | Refusal | None:
+        """The whole body; a refusal (too large, too slow); None if the client left."""
+        too_large = Refusal(413, _("The request is too large (at most {limit} bytes).")
+                            .format(limit=self.max_bytes))
         length = _header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
-            await self._refuse(scope, send)
-            return
+            return too_large
+        chunks: list[bytes] = []
         received = 0
-        too_large = False
-        started = False
-
-        async def counted() -> Message:
-            nonlocal received, too_large
-            if too_large:  # the app asks again after being refused once
-                raise _TooLarge
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    too_large = True
-                    raise _TooLarge
-            return message
-
-        async def guarded_send(message: Message) -> None:
-            nonlocal started
-            if too_large:
-                return  # whatever the app answers, the client gets the 413 below
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
         try:
-            await self.app(scope, counted, guarded_send)
-        except _TooLarge:
-            pass
-        except Exception:
-            if not too_large:
-                raise
-        if too_large:
-            if started:  # the app had answered already; nothing more can be said
-                return
-            await self._refuse(scope, send)
+            async with asyncio.timeout(self.timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":  # http.disconnect
+                        return None
+                    chunk = message.get("body", b"")
+                    received += len(chunk)
+                    if received > self.max_bytes:
+                        return too_large
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        return b"".join(chunks)
+        except TimeoutError:
+            log.info("a request body did not arrive within %g s", self.timeout)
+            return Refusal(408, _("The request took too long to arrive (more than "
+                                  "{seconds} seconds).").format(seconds=f"{self.timeout:g}"))
 
-    async def _refuse(self, scope: Scope, send: Send) -> None:
-        message = _("The request is too large (at most {limit} bytes).").format(
-            limit=self.max_bytes)
-        path = scope.get("path", "")
-        if path.startswith("/api/") or b"json" in (_header(scope, b"accept") or "").encode():
-            body = json.dumps({"error": message}).encode()
-            kind = b"application/json"
-        else:
-            body = _page(_("Too large"), message).encode()
-            kind = b"text/html; charset=utf-8"
-        await send({"type": "http.response.start", "status": 413, "headers": [
-            (b"content-type", kind), (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
+
+class Refusal:
+    def __init__(self, status: int, message: str) -> None:
+        self.status = status
+        self.message = message
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The app's ``receive``: the body in one message, then the server's own (which
+    says when the client disconnects)."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
+
+
+def _is_json(scope: Scope, body: bytes) -> bool:
+    """Whether FastAPI would read ``body`` as JSON (its own test of the type)."""
+    kind = _header(scope, b"content-type")
+    if kind is None:
+        return bool(body)
+    main, _sep, rest = kind.partition(";")[0].strip().lower().partition("/")
+    return main == "application" and (rest == "json" or rest.endswith("+json"))
+
+
+def _json_refusal(scope: Scope, body: bytes) -> Refusal | None:
+    """Why a JSON body cannot be read, or None (also for a body that is not JSON)."""
+    if not body or not _is_json(scope, body):
+        return None
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return Refusal(422, _("The request body is not valid JSON: it is not UTF-8 "
+                              "text."))
+    if json_too_deep(text, MAX_JSON_DEPTH):  # before json.loads, whose recursion it would try
+        return Refusal(422, _("The request body nests too deeply."))
+    try:
+        # orjson, not json: json's parser leaves its failure in a reference cycle (a
+        # StopIteration kept by the frame it passed through). What orjson reads, json
+        # (FastAPI's) reads too; orjson is the stricter (no NaN, integers of 64 bits).
+        orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return Refusal(422, _("The request body is not valid JSON (at character "
+                              "{position}).").format(position=exc.pos))
+    return None
+
+
+async def _refuse(scope: Scope, send: Send, status: int, message: str, *,
+                  json_answer: bool = False, retry_after: int | None = None,
+                  close: bool = True) -> None:
+    """Answer ``status`` with ``message`` (JSON for the API and clients that ask for
+    it, else a plain page); ``close``: and close the connection."""
+    path = scope.get("path", "")
+    if (json_answer or path.startswith("/api/")
+            or b"json" in (_header(scope, b"accept") or "").encode()):
+        body = json.dumps({"error": message}).encode()
+        kind = b"application/json"
+    else:
+        body = _page(_("Too large") if status == 413 else _("Refused"), message).encode()
+        kind = b"text/html; charset=utf-8"
+    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -215,6 +329,10 @@ class ClientLimits:
 
     def sockets(self, client: str) -> int:
         return self._client_sockets[client]
+
+    def sockets_open(self) -> int:
+        """Table sockets open on the whole server."""
+        return sum(self._room_sockets.values())
 
 
 # ----- JSON nesting ------------------------------------------------------------------

@@ -31,18 +31,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.types import Receive, Scope, Send
 from websockets.http11 import Request, Response
 
-from app import i18n
+from app import cycles, i18n
 from app.config import get_settings
 from app.db.retry import DatabaseUnavailable
 from app.i18n import _
@@ -69,6 +69,10 @@ NOT_FOUND = 4404
 FORBIDDEN = 4403
 GONE = 4410  # the table closed (idle); htmx does not reconnect on 4xxx codes
 MAX_DEPTH = 8  # our frames are flat objects; a form adds one level
+# uvicorn closed the socket for a frame the protocol refuses (1002 protocol error,
+# 1007 not UTF-8, 1009 too large): the parser's error stays in a reference cycle
+PROTOCOL_ERRORS = (1002, 1007, 1009)
+PROTOCOL_ERROR_OBJECTS = 80  # 73 measured with compression (tests/test_cycles.py)
 # Every push the whole table, rendered for each seat on its own: how pushes were
 # before they sent only changes (bench/push_bytes.py --full measures against it).
 FULL_FRAMES = False
@@ -178,10 +182,11 @@ class Connection:
                 self.dirty.clear()
                 flashes, self.flashes = self.flashes, []
                 if self.room.closed:  # idle sweep: say so and end the socket
-                    await self.ws.send_text(render_flash(_(
-                        "This table was closed because nobody played at it; "
-                        "reload the page.")))
-                    await self.ws.close(code=GONE, reason="table closed")
+                    if await self.send(render_flash(_(
+                            "This table was closed because nobody played at it; "
+                            "reload the page."))):
+                        with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+                            await self.ws.close(code=GONE, reason="table closed")
                     return
                 extras, self.outbox = self.outbox, []
                 frame = ""
@@ -202,7 +207,8 @@ class Connection:
                                                    "reload the page if it stays like this."))
                     if redraw_chat:  # who writes, and which lines are "mine", changed
                         extras.append(await self.chat_state())
-                await self.ws.send_text(frame + "".join(extras) + "".join(flashes))
+                if not await self.send(frame + "".join(extras) + "".join(flashes)):
+                    return
                 # nothing of this push stays with the socket while it waits for the
                 # next one (the first frame is the whole table)
                 del frame, extras, flashes
@@ -213,6 +219,22 @@ class Connection:
                 log.debug("table socket went away while sending: %r", exc)
             else:
                 log.exception("sending a table frame failed")
+
+    async def send(self, text: str) -> bool:
+        """Send ``text``; False once the socket is gone. uvicorn closes a socket by
+        itself when the client sends a bad frame or misses its pings, and tells the
+        handler only through the socket's receive queue: a push that comes first is
+        refused (RuntimeError, "websocket.send after websocket.close"), as one to a
+        socket the client closed is (a disconnect). Neither is a fault; the handler
+        reads the disconnect next and ends the connection."""
+        try:
+            await self.ws.send_text(text)
+        except Exception as exc:
+            if not (isinstance(exc, RuntimeError) or is_disconnect(exc)):
+                raise
+            log.debug("table socket went away while sending: %r", exc)
+            return False
+        return True
 
     async def chat_state(self) -> str:
         """The chat's log and controls as this socket's seat sees them now."""
@@ -227,11 +249,11 @@ class Connection:
 def _parse(raw: str, limit: int) -> dict[str, Any]:
     if len(raw.encode()) > limit:
         raise RoomError("That message is too large (at most {limit} bytes).", limit=limit)
-    if json_too_deep(raw, MAX_DEPTH):  # before json.loads, whose recursion it would try
+    if json_too_deep(raw, MAX_DEPTH):  # before parsing, whose recursion it would try
         raise RoomError("That message was not understood.")
-    try:
-        data = json.loads(raw)
-    except ValueError:
+    try:  # orjson: json's parser leaves its failure in a reference cycle (app/cycles.py)
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
         raise RoomError("That message was not understood.") from None
     if not isinstance(data, dict):
         raise RoomError("That message was not understood.")
@@ -344,6 +366,8 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
+                if message.get("code") in PROTOCOL_ERRORS:  # left in a cycle (app.cycles)
+                    cycles.owe(PROTOCOL_ERROR_OBJECTS)
                 break
             raw = message.get("text")
             if raw is None:

@@ -26,7 +26,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def _noisy(records: list[logging.LogRecord]) -> list[logging.LogRecord]:
-    return [r for r in records if r.levelno >= logging.INFO or r.exc_info]
+    return [r for r in records if (r.levelno >= logging.INFO or r.exc_info)
+            and r.name != "stammtisch.loop"]  # the machine's stalls, not the client's
 
 
 def test_deep_json_frames_are_refused_without_a_traceback(
@@ -69,7 +70,9 @@ def test_a_client_that_goes_away_is_not_an_error(
         with client.websocket_connect(f"/r/{room}/ws") as ws:
             ws.receive_text()
             ws.send_text('{"action": "play:EO", "version": 0}')  # an answer is pending
-    records = [r for r in caplog.records if r.name.startswith("stammtisch")]
+    # (a stall of the event loop on a busy machine, app.loop_watch, is not the client's)
+    records = [r for r in caplog.records
+               if r.name.startswith("stammtisch") and r.name != "stammtisch.loop"]
     assert not [r for r in records if r.levelno >= logging.WARNING or r.exc_info]
 
 
