@@ -38,12 +38,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, false
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import retry
+from app.db.models import ActionRow, MatchRow
 from app.db.retry import SQLITE_BUSY_TIMEOUT_MS, DatabaseUnavailable, is_transient, retrying
 
 T = TypeVar("T")
@@ -51,6 +52,9 @@ log = logging.getLogger("stammtisch.db")
 
 #: the most steps one grouped commit carries (the WRITE_GROUP_MAX setting)
 GROUP_MAX = 64
+#: how long a write check (:func:`check_write`: readiness, a room waiting for the
+#: database) waits for the write lock before it says the database takes no writes
+WRITE_CHECK_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,33 @@ def make_engine(url: str) -> Engine:
     # a database that does not answer must not hang a request for ever
     return create_engine(url, pool_pre_ping=True, json_serializer=_json_serializer,
                          connect_args={"connect_timeout": 10})
+
+
+def check_write(connection: Connection, timeout_s: float = WRITE_CHECK_S) -> None:
+    """Whether the database takes a step's writes now: take the locks a step's
+    writes take (an UPDATE of no row of the matches and of the action log), waiting
+    at most ``timeout_s`` for them, and roll back. Nothing is written: no row is
+    left, no table grows. A read is no such check: SQLite in WAL mode and
+    PostgreSQL under most table locks answer reads while every write waits.
+    Raises what the database raised (locked, timed out, gone)."""
+    ms = max(1, round(timeout_s * 1000))
+    sqlite = connection.dialect.name == "sqlite"
+    driver: Any = connection.connection.driver_connection
+    if sqlite:  # this connection's busy timeout, outside any transaction
+        driver.execute(f"PRAGMA busy_timeout = {ms}")
+    try:
+        with connection.begin() as transaction:
+            if not sqlite:  # for this transaction only
+                connection.exec_driver_sql(f"SET LOCAL lock_timeout = {ms}")
+                connection.exec_driver_sql(f"SET LOCAL statement_timeout = {2 * ms}")
+            for column in (MatchRow.__table__.c.version, ActionRow.__table__.c.seq):
+                connection.execute(column.table.update().where(false())
+                                   .values({column: column}))
+            transaction.rollback()
+    finally:
+        if sqlite:
+            with contextlib.suppress(Exception):
+                driver.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
 
 
 class Database:
@@ -277,6 +308,18 @@ class Database:
         self.written_steps += 1
         return _Outcome(True, value)
 
+    def can_write_now(self, timeout_s: float = WRITE_CHECK_S) -> None:
+        """:func:`check_write` on a connection of its own, on the calling thread, once
+        (no retries): raises unless a step could be written now."""
+        with self.engine.connect() as connection:
+            check_write(connection, timeout_s)
+
+    async def check_write(self, timeout_s: float = WRITE_CHECK_S) -> None:
+        """:meth:`can_write_now` on the database thread, after the writes already
+        waiting for it."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self.can_write_now, timeout_s)
+
     async def read(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         """Like ``run`` for work that only reads, on a pool of its own."""
         loop = asyncio.get_running_loop()
@@ -352,4 +395,5 @@ def _each(session: Session, group: list[_Write]) -> list[Any]:
     return out
 
 
-__all__ = ["Database", "JSONText", "Session", "make_engine", "batched", "normalize_url", "pipeline"]
+__all__ = ["Database", "JSONText", "Session", "batched", "check_write", "make_engine",
+           "normalize_url", "pipeline"]

@@ -11,8 +11,10 @@ and a failed write changes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from app.db import Database, repo
@@ -51,6 +53,9 @@ class ActionPipeline:
         self.windows = windows
         # the room waits for the database (app.rooms.recovery); set by the service
         self.on_unavailable: Callable[[Room], None] = lambda room: None
+        # around each step's write: the table hears when it waits long (recovery.watch)
+        self.watch_write: Callable[[Room], AbstractAsyncContextManager[None]] = (
+            lambda room: contextlib.nullcontext())
         self.pacing = pacing
         #: runs after every step is written and shown (the turn clock, stand-ins)
         self.after_commit: Callable[[Room], None] = lambda room: None
@@ -67,6 +72,8 @@ class ActionPipeline:
         version = check_version(version)
         if not isinstance(action, str):
             raise BadRequest("An action is a text such as 'play:EO'.")
+        if room.error:  # say it at once, not after the write that waits for the database
+            raise Illegal(room.error)
         held = False
         while True:
             async with room.lock:
@@ -134,10 +141,11 @@ class ActionPipeline:
         logged = [note, *events] if note is not None else events
         try:
             # grouped with other rooms' steps into one commit; returns after it
-            await self.db.write(
-                repo.record_step, match_id=room.id, seq=room.version + 1, seat=seat,
-                action=action, events=logged, snapshot=JSONText(match.snapshot_json()), deals=deals,
-                started=started, start_chips=start_chips, finished=finished)
+            async with self.watch_write(room):
+                await self.db.write(
+                    repo.record_step, match_id=room.id, seq=room.version + 1, seat=seat,
+                    action=action, events=logged, snapshot=JSONText(match.snapshot_json()),
+                    deals=deals, started=started, start_chips=start_chips, finished=finished)
         except repo.LedgerMismatch as exc:
             log.error("room %s stopped: %s", room.id, exc)
             self._stop(room, LEDGER_BROKEN)

@@ -1,20 +1,27 @@
 """When the database stops answering, a table waits and then resumes by itself.
 
+A step whose write waits longer than ``SLOW_WRITE_S`` (2 s on the room's clock: a
+lock held elsewhere, a database that hangs) shows the same notice on every seat's
+page while it waits (:meth:`DatabaseRecovery.watch`); it goes away when the write
+goes through.
+
 A step whose write failed with a transient error even after the retries of
 ``app.db.retry`` was not kept, and it was not shown (the pipeline swaps the new
 match in only after the write). The room then shows a notice on every seat's page
-("Reconnecting to the database…"), refuses moves meanwhile, and this part asks the
-database again with growing pauses (on the room's clock). As soon as it answers, the
-room is reloaded from its last saved snapshot and version (whatever the database
-holds is the truth, also when the lost answer was to a write that did arrive), the
-notice goes away and the bots carry on.
+("Reconnecting to the database…"), refuses moves meanwhile, and this part checks
+again with growing pauses (on the room's clock) whether the database takes writes
+(``Database.check_write``: a read is no such check, it may work while every write
+waits). As soon as it does, the room is reloaded from its last saved snapshot and
+version (whatever the database holds is the truth, also when the lost answer was to
+a write that did arrive), the notice goes away and the bots carry on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from app.db import Database, repo
@@ -28,7 +35,8 @@ RECONNECTING = N_("Reconnecting to the database… The table waits where it was 
                   "carries on by itself as soon as the database answers.")
 MOVE_NOT_KEPT = N_("The database is not answering, so your move was not kept. "
                    "The table carries on by itself as soon as it answers again.")
-FIRST_PAUSE_S, MAX_PAUSE_S = 0.5, 15.0
+FIRST_PAUSE_S, MAX_PAUSE_S = 0.5, 5.0
+SLOW_WRITE_S = 2.0  # a step's write that waits longer shows RECONNECTING meanwhile
 
 
 class DatabaseRecovery:
@@ -53,12 +61,36 @@ class DatabaseRecovery:
         log.warning("room %s waits for the database", room.id)
         self._spawn(self._resume(room))
 
+    @contextlib.asynccontextmanager
+    async def watch(self, room: Room) -> AsyncIterator[None]:
+        """Around a step's write (the caller holds ``room.lock``): once it has waited
+        ``SLOW_WRITE_S`` every seat's page says the table is reconnecting, until the
+        write is through (or has failed: then :meth:`wait_for_database` takes over)."""
+        notice = asyncio.ensure_future(self._slow(room))
+        try:
+            yield
+        finally:
+            shown = notice.done() and not notice.cancelled()
+            notice.cancel()
+        if shown and room.error == RECONNECTING:  # through: the caller shows the step
+            room.error = None
+            log.info("room %s: the slow write went through", room.id)
+
+    @staticmethod
+    async def _slow(room: Room) -> None:
+        await room.clock.sleep(SLOW_WRITE_S)
+        if room.error is None and not room.closed:
+            room.error = RECONNECTING
+            log.warning("room %s: a write waits for the database", room.id)
+            room._tell()  # not game state: the version stays
+
     async def _resume(self, room: Room) -> None:
         pause = FIRST_PAUSE_S
         try:
             while not room.closed:
                 await room.clock.sleep(pause)
                 try:
+                    await self.db.check_write()  # writes go through, not only reads
                     saved = await self.db.run(repo.open_match, match_id=room.id)
                 except asyncio.CancelledError:
                     raise

@@ -125,6 +125,7 @@ class RoomService:
         self.windows.attach(self.pipeline.apply_locked, self.bots.wake)
         self.recovery = DatabaseRecovery(db, self._spawn, self._reloaded)
         self.pipeline.on_unavailable = self.recovery.wait_for_database
+        self.pipeline.watch_write = self.recovery.watch
         self.chat = TableChat(db)
         self.pacing.attach(self.pipeline.apply_locked, self._resumed)
         self.turns.attach(self.bots.wake, pause_left_of)

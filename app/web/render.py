@@ -647,6 +647,13 @@ def render_block(block: str, context: Context) -> str:
     return "".join(env.get_template(FRAME).blocks[block](context)).strip()
 
 
+def render_notice(error: str | None) -> str:
+    """The notice fragment alone (``room.error``, translated), as a push carries it:
+    sent while the room's lock is held by a write that waits for the database
+    (app.rooms.recovery), when the rest of the table cannot be drawn."""
+    return render_block("notice", frame_context({"room": {"error": error}}))
+
+
 def render_fragments(room: Room, seat: int | None, is_host: bool) -> dict[str, str]:
     """Every fragment of this seat's table: id -> HTML."""
     context = frame_context(table_context(room, seat, is_host, fresh=True))

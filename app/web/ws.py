@@ -58,7 +58,7 @@ from app.web.limits import TooMany, client_key, json_too_deep
 from app.web.memo import Part
 from app.web.messages import error_text
 from app.web.presentation import FormError, presentation
-from app.web.render import env, render_flash, render_frame
+from app.web.render import env, render_flash, render_frame, render_notice
 from app.web.share import rematch_changes
 
 log = logging.getLogger("stammtisch.ws")
@@ -191,6 +191,12 @@ class Connection:
                 extras, self.outbox = self.outbox, []
                 frame = ""
                 if self.stale:
+                    if self.room.error and self.room.lock.locked():
+                        # a write waits for the database (app.rooms.recovery.watch): its
+                        # notice goes now, the table once the lock is free
+                        if not await self.send(render_notice(self.room.error)):
+                            return
+                        self.sent.pop("notice", None)  # drawn again with the table
                     self.stale = False
                     async with self.room.lock:  # render only state that is already durable
                         self.check_seat()

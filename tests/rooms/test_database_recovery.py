@@ -5,12 +5,14 @@ last saved step when the database answers again. Nothing unsaved is ever shown."
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 import app.db.session as db_session
@@ -18,11 +20,13 @@ from app.db import Database, repo
 from app.db.retry import DatabaseUnavailable, is_transient
 from app.rooms.clock import ManualClock
 from app.rooms.errors import Illegal, Unavailable
+from app.rooms.recovery import MAX_PAUSE_S, SLOW_WRITE_S
 from app.rooms.service import RoomService
 from app.web.render import render_frame
 from tests.conftest import migrate
+from tests.locks import write_lock
 from tests.rooms.test_quotas_and_presence import tick
-from tests.rooms.test_service_durability import run
+from tests.rooms.test_service_durability import GatedDatabase, run
 
 T = TypeVar("T")
 NOTICE = "Reconnecting to the database"
@@ -297,3 +301,111 @@ def test_what_is_not_transient() -> None:
     lost = OperationalError("stmt", {}, Exception("gone"), connection_invalidated=True)
     assert is_transient(lost)
 
+
+
+# ----- a long lock is seen (issue 25 item 7) ----------------------------------------
+def test_a_write_that_waits_shows_the_notice_after_two_seconds_until_it_is_through(
+        tmp_path: Path) -> None:
+    """A step's write held up (as by a lock held elsewhere): after SLOW_WRITE_S on the
+    room's clock every seat's page says the table is reconnecting, moves are refused
+    at once meanwhile, and the notice goes when the write is through."""
+    url = f"sqlite:///{tmp_path / 'held.db'}"
+    migrate(url)
+
+    async def scenario() -> None:
+        clock = ManualClock(start=0.0)
+        service = RoomService(GatedDatabase(url), bot_delay_ms=10, clock=clock)
+        room_id, _ = await _table(service)
+        room = service.get(room_id)
+        db = service.db
+        assert isinstance(db, GatedDatabase)
+        told: list[str | None] = []
+        room.listeners.add(lambda r: told.append(r.error))
+        db.gate = asyncio.Event()
+        legal = room.state(0)["legal"]
+        version = room.version
+        move = asyncio.create_task(service.act(room_id, 0, legal[0], version))
+        await asyncio.sleep(0.05)  # the move reaches its write, which waits
+        await clock.advance(SLOW_WRITE_S - 0.1)
+        assert room.error is None and not told, "a moment's wait shows nothing"
+        await clock.advance(0.2)
+        assert room.error is not None and NOTICE in room.error
+        assert told == [room.error], "every seat's page was told"
+        for seat in (None, 0, 1, 2, 3):
+            assert NOTICE in render_frame(room, seat, False)
+        assert not move.done() and room.version == version, "nothing unsaved is shown"
+        with pytest.raises(Illegal) as refused:  # another seat's move: refused at once
+            await service.act(room_id, 1, "play:GA", version)
+        assert NOTICE in refused.value.message
+        db.gate.set()
+        await move
+        assert room.error is None and told[-1] is None
+        assert room.version == version + 1
+        assert NOTICE not in render_frame(room, 2, False)
+        assert room.state(2)["view"]["trick"] == [{"seat": 0, "card": legal[0][5:]}]
+        db.close()
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("lock", ["write", "exclusive"])
+def test_the_notice_stays_until_writes_go_through_not_reads(db_url: str, lock: str) -> None:
+    """While another program holds the write lock (SQLite: BEGIN IMMEDIATE or
+    EXCLUSIVE; PostgreSQL: LOCK TABLE matches IN EXCLUSIVE or ACCESS EXCLUSIVE MODE)
+    reads may work; the room waiting for the database checks a write, so its notice
+    stays until writes go through again (it went as soon as a read worked)."""
+    async def scenario() -> None:
+        clock = ManualClock(start=0.0)
+        service = RoomService(Database(db_url), bot_delay_ms=10, clock=clock)
+        room_id, _ = await _table(service)
+        room = service.get(room_id)
+        legal = room.state(0)["legal"]
+        with write_lock(db_url, lock):
+            async with room.lock:  # as after a write that failed for good
+                service.recovery.wait_for_database(room)
+            await tick(clock, 3, MAX_PAUSE_S)  # each check waits WRITE_CHECK_S for it
+            assert room.error is not None and NOTICE in room.error, "still waiting"
+            with pytest.raises(Illegal):
+                await service.act(room_id, 0, legal[0], room.version)
+        for _ in range(100):  # a check may be waiting for the lock that just went
+            if room.error is None:
+                break
+            await clock.advance(MAX_PAUSE_S)
+            await asyncio.sleep(0.1)
+        assert room.error is None, "writes go through: the table carries on"
+        await service.act(room_id, 0, legal[0], room.version)
+        assert room.state(1)["view"]["trick"] == [{"seat": 0, "card": legal[0][5:]}]
+        service.db.close()
+
+    run(scenario())
+
+
+def test_a_write_check_leaves_nothing_behind(db_url: str) -> None:
+    """The check takes the write locks and rolls back: no row, no growth."""
+    db = Database(db_url)
+
+    async def a_table() -> None:
+        await _table(RoomService(db, bot_delay_ms=10, clock=ManualClock()))
+
+    run(a_table())
+    rows = text("SELECT (SELECT count(*) FROM matches) + (SELECT count(*) FROM "
+                "match_actions)")
+    size = text("SELECT pg_total_relation_size('matches') + "
+                "pg_total_relation_size('match_actions')"
+                if db.engine.dialect.name == "postgresql" else "PRAGMA page_count")
+
+    def measure() -> tuple[int, int]:
+        with db.engine.connect() as conn:
+            return conn.execute(rows).scalar_one(), conn.execute(size).scalar_one()
+
+    before = measure()
+    assert before[0] > 0
+    for _ in range(200):
+        db.can_write_now()
+    assert measure() == before
+    with write_lock(db_url):
+        with pytest.raises(Exception) as refused:
+            db.can_write_now()
+        assert is_transient(refused.value) or "timeout" in str(refused.value)
+    db.can_write_now()
+    db.close()
