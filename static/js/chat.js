@@ -58,7 +58,9 @@
     t.setAttribute("aria-expanded", open ? "true" : "false");
     if (open) {
       refresh(true);
-      p.scrollIntoView({ block: "nearest" });
+      // the sheet lies over the top of the screen (social.css): the focus goes into it
+      var close = p.querySelector(".chat-close");
+      if (close) { close.focus(); }
     } else {
       countUnread();
     }
@@ -75,6 +77,12 @@
   document.addEventListener("click", function (e) {
     if (e.target.closest(".chat-toggle")) { setOpen(!panel().classList.contains("open")); }
     else if (e.target.closest(".chat-close")) { setOpen(false); toggle().focus(); }
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && narrow.matches && panel() && panel().classList.contains("open")) {
+      setOpen(false);
+      toggle().focus();
+    }
   });
   if (narrow.addEventListener) { narrow.addEventListener("change", function () { countUnread(); }); }
 

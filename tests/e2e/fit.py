@@ -22,8 +22,7 @@ def with_bots(base: str, game: str, players: int | None = None, seed: int | None
               **options: Any) -> tuple[Table, str]:
     """A table of ``game``: Anna over the API in seat 0, easy bots in the others,
     started. Returns the table and Anna's token."""
-    table = Table(base, game, players=players, options=options, seed=seed)
-    table.http.timeout = httpx.Timeout(60)  # a move may wait out a challenge window
+    table = patient(Table(base, game, players=players, options=options, seed=seed))
     _, token = table.join("Anna")
     while None in table.view()["seats"]:
         r = table.http.post(f"/api/rooms/{table.room}/bots", json={"level": "easy"},
@@ -31,6 +30,16 @@ def with_bots(base: str, game: str, players: int | None = None, seed: int | None
         assert r.status_code == 200, r.text
     assert table.start().status_code == 200
     return table, token
+
+
+def patient(table: Table) -> Table:
+    """``table`` with a client that waits a minute for an answer (a move may wait out
+    a challenge window) and drops a connection idle for two seconds itself: a test
+    looking at its pages for longer would else send on one the server is closing
+    (uvicorn keeps an idle connection five seconds)."""
+    table.http = httpx.Client(base_url=table.http.base_url, timeout=httpx.Timeout(60),
+                              limits=httpx.Limits(keepalive_expiry=2))
+    return table
 
 
 def play_until(table: Table, token: str, done: Callable[[State], bool],
@@ -94,3 +103,104 @@ def on_screen(page: Any, box: dict[str, Any]) -> bool:
     size = page.viewport_size
     return (box["top"] >= 0 and box["left"] >= 0 and box["bottom"] <= size["height"]
             and box["right"] <= size["width"])
+
+
+#: every game with every number of seats it offers
+EVERY_TABLE = [("schafkopf", 4), *[("beutelschneider", n) for n in (3, 4)],
+               *[("mauscheln", n) for n in range(3, 8)],
+               *[("luegenbeutel", n) for n in range(2, 9)]]
+#: where a player looks: a desktop and two phones, in both languages, light and dark
+VIEWS = [("1280x800", "de", "light"), ("390x844", "en", "dark"), ("360x740", "de", "dark"),
+         ("360x740", "en", "light")]
+
+
+def to_look(state: State) -> str:
+    """Anna's move on her way to a state worth looking at: in Lügenbeutel she calls the
+    liar until a challenge's result is on the board, then passes (draws) or ends her
+    turn, so her hand grows; she takes part in a Mauscheln deal; else the first thing
+    she may do."""
+    legal = state["legal"]
+    calls = [a for a in legal if a.startswith("challenge:")]
+    if calls and not state["view"].get("last_challenge"):
+        return calls[0]
+    for action in ("join", "mauschel", "pass", "end"):
+        if action in legal:
+            return action
+    return legal[0]
+
+
+def to_finish(state: State) -> str:
+    """Anna's move on her way to a deal's end: she lays her cards in Lügenbeutel (and
+    calls nobody a liar), takes part in Mauscheln; else the first thing she may do."""
+    legal = state["legal"]
+    for action in legal:
+        if action.startswith("lay:"):
+            return action
+    for action in ("end", "join", "mauschel", "accept"):
+        if action in legal:
+            return action
+    return next((a for a in legal if not a.startswith("challenge:")), legal[0])
+
+
+def fullest(game: str, players: int) -> Callable[[State], bool]:
+    """Anna's turn with the most on the board: the last card of a trick to play (every
+    other card of it lies on the felt); in Lügenbeutel a claim and a challenge's result
+    on the board and a hand of nine stacks or more (two rows on a phone)."""
+    def done(state: State) -> bool:
+        view, legal = state["view"], state["legal"]
+        if game == "luegenbeutel":
+            return (any(a.startswith("lay:") for a in legal) and bool(view.get("stack"))
+                    and bool(view["stack"].get("count")) and bool(view.get("last_challenge"))
+                    and len(set(view["hand"])) >= 9)
+        if not any(a.startswith("play:") for a in legal):
+            return False
+        others = len(view["playing"]) if game == "mauscheln" else players
+        return len(view["trick"] or []) == others - 1
+    return done
+
+
+def gathered(state: State) -> bool:
+    """A trick just won, shown for the table's trick pause, gathered at its winner."""
+    return bool(state["pause"]) and state["pause"]["kind"] == "trick"
+
+
+def on_screen_problems(page: Any, selector: str, what: str, needed: bool = True) -> list[str]:
+    """What ``selector`` finds that is not wholly on the first screen (or, if
+    ``needed``, that it finds nothing)."""
+    found = boxes(page, selector)
+    if not found and needed:
+        return [f"{what}: nothing shown for {selector}"]
+    size = page.viewport_size
+    return [f"{what}: {b['what']!r} at {b['left']:.0f},{b['top']:.0f}-{b['right']:.0f},"
+            f"{b['bottom']:.0f} is not on the {size['width']}x{size['height']} screen"
+            for b in found if not on_screen(page, b)]
+
+
+#: every pair of things shown on the table that lie over each other (one inside the
+#: other is no overlap): the plates, the board's cards, words and buttons, and the
+#: table's parts round the felt; a phone's hand may overlap its own cards
+OVERLAPS = """() => {
+  const sel = '#seats .plate, #board .card, #board p, #board li, #board h3, #board figcaption,'
+            + ' #board .trick-info, #board button:not(.card), #board summary, .room-bar > *,'
+            + ' .chat-toggle, #status, #actions, #hand .hand, #hand > :not(.hand), #result > *,'
+            + ' details.qr, .host-panel';
+  const shown = [...document.querySelectorAll(sel)].filter(e => {
+    const s = getComputedStyle(e), r = e.getBoundingClientRect();
+    return r.width > 1 && r.height > 1 && !e.closest('details:not([open]) > :not(summary)')
+      && s.visibility !== 'hidden' && s.opacity !== '0' && !e.closest('.sr, [hidden]');
+  });
+  const out = [];
+  shown.forEach((a, i) => shown.slice(i + 1).forEach(b => {
+    if (a.contains(b) || b.contains(a)) return;
+    const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+    if (p.left < q.right - .5 && q.left < p.right - .5
+        && p.top < q.bottom - .5 && q.top < p.bottom - .5)
+      out.push([a, b].map(e => (e.id ? '#' + e.id : e.className) + ' '
+                          + (e.innerText || '').slice(0, 30)).join(' / '));
+  }));
+  return out;
+}"""
+
+
+def overlap_problems(page: Any, what: str) -> list[str]:
+    return [f"{what}: overlap {pair!r}" for pair in page.evaluate(OVERLAPS)]

@@ -64,7 +64,8 @@ def test_chat_between_browsers_and_play_again_moves_everyone(
     phone.click(".chat-toggle")
     phone.wait_for_selector("#chat.open #chat-log li:has-text('beinand')")
     assert phone.locator(".chat-toggle .unread").is_hidden()
-    # open, the chat sits below the table: it never covers a card of the hand
+    # open, the chat is a sheet over the top of the screen: it never covers a card of
+    # the hand (tests/e2e/test_first_screen_browser.py looks at it on phones)
     hand = phone.locator(".hand").bounding_box()
     panel = phone.locator("#chat").bounding_box()
     assert hand and panel

@@ -1,7 +1,13 @@
 """Issue 24: what matters now fits the first screen, and nothing on the table lies
-over anything else, at 1280 × 800 and on phones (390 × 844, 360 × 740).
+over anything else, at 1280 × 800 and on phones (390 × 844, 360 × 740), in every
+game with every number of seats, in German and English, light and dark:
 
-- After a deal: its result and the "Next deal" button (Beutelschneider for four).
+- the waiting table: the felt and its seats, the host's buttons, with the QR code
+  of the room link open;
+- during play: the felt, the hand and the buttons, with the most on the board (the
+  last card of a trick to play, a gathered trick; in Lügenbeutel a claim, a
+  challenge's result and a hand of two rows on a phone);
+- after a deal: its result and the "Next deal" button.
 - Lügenbeutel: the claim and the face-down cards one may call the liar on, readable.
 - Round the felt: a plate with its stand-in tag over nothing; the phone's Chat
   button over no card or button.
@@ -11,42 +17,39 @@ Screenshots for review are saved under test-results/."""
 
 from __future__ import annotations
 
+import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import Server
-from tests.e2e.fit import boxes, on_screen, overlap, play_until, seat_page, with_bots
+from tests.e2e.fit import (
+    EVERY_TABLE,
+    OVERLAPS,
+    VIEWS,
+    State,
+    boxes,
+    fullest,
+    gathered,
+    on_screen,
+    on_screen_problems,
+    overlap,
+    overlap_problems,
+    patient,
+    play_until,
+    seat_page,
+    to_finish,
+    to_look,
+    with_bots,
+)
 from tests.e2e.table import wait_until
 from tests.web.apiclient import Table
 
 pytestmark = pytest.mark.browser
 
-
-def _fits(page: Any, selector: str) -> None:
-    found = boxes(page, selector)
-    assert found, f"{selector} is shown"
-    for box in found:
-        assert on_screen(page, box), (selector, box, page.viewport_size)
-
-
-@pytest.mark.parametrize("size", ["1280x800", "390x844"])
-@pytest.mark.parametrize(("game", "players"), [("beutelschneider", 4)])
-def test_a_deal_result_and_next_deal_fit_the_first_screen(
-        browser: Any, sqlite_server: Server, shots: Path, game: str, players: int,
-        size: str) -> None:
-    table, anna = with_bots(sqlite_server.base, game, players, trick_pause_ms=0,
-                            next_deal_s=120)
-    context, page = seat_page(browser, table, anna, size)  # open: the result waits for her
-    play_until(table, anna, lambda s: bool(s["pause"]) and s["pause"]["kind"] == "deal")
-    page.wait_for_selector('[data-cmd="next_deal"]')
-    page.wait_for_timeout(300)
-    page.screenshot(path=str(shots / f"{game}-{size}.png"))
-    _fits(page, '[data-cmd="next_deal"]')
-    _fits(page, ".deal-result")
-    _fits(page, ".felt-wrap")
-    context.close()
+TRICK_GAMES = ("schafkopf", "beutelschneider", "mauscheln")
 
 
 def _lb_turn(state: dict[str, Any]) -> bool:
@@ -115,29 +118,6 @@ def test_the_cards_to_call_the_liar_on_are_readable(
     context.close()
 
 
-#: every pair of things shown on the felt that lie over each other: plates, and the
-#: board's cards, words and buttons (one inside the other is no overlap)
-OVERLAPS = """() => {
-  const sel = '#seats .plate, #board .card, #board p, #board li, #board h3, #board figcaption,'
-            + ' #board .trick-info, #board button:not(.card), #board summary';
-  const shown = [...document.querySelectorAll(sel)].filter(e => {
-    const s = getComputedStyle(e), r = e.getBoundingClientRect();
-    return r.width > 1 && r.height > 1 && !e.closest('details:not([open]) > :not(summary)')
-      && s.visibility !== 'hidden' && s.opacity !== '0';
-  });
-  const out = [];
-  shown.forEach((a, i) => shown.slice(i + 1).forEach(b => {
-    if (a.contains(b) || b.contains(a)) return;
-    const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
-    if (p.left < q.right - .5 && q.left < p.right - .5
-        && p.top < q.bottom - .5 && q.top < p.bottom - .5)
-      out.push([a.className + ' ' + a.innerText.slice(0, 30),
-                b.className + ' ' + b.innerText.slice(0, 30)]);
-  }));
-  return out;
-}"""
-
-
 def _no_overlaps(page: Any, shots: Path, name: str) -> None:
     page.screenshot(path=str(shots / f"{name}.png"))
     assert page.evaluate(OVERLAPS) == [], name
@@ -187,3 +167,171 @@ def test_the_chat_button_lies_over_no_card_or_button_on_a_phone(
         for what in boxes(page, "#hand .card, button:not(.chat-toggle), summary"):
             assert not overlap(chat[0], what), (where, what)
     context.close()
+
+
+@pytest.mark.parametrize(("size", "lang", "scheme"), [("390x844", "en", "light"),
+                                                    ("360x740", "de", "dark")])
+def test_the_chat_opens_on_a_phones_first_screen_over_no_card_of_the_hand(
+        browser: Any, sqlite_server: Server, shots: Path, size: str, lang: str,
+        scheme: str) -> None:
+    """The Chat button opens the chat where the player sees it, a sheet over the top of
+    the screen: the hand, the buttons and the status stay in sight; the focus goes
+    into it, and Close or Escape folds it away and gives the focus back."""
+    table, anna = with_bots(sqlite_server.base, "mauscheln", 5, seed=2, trick_pause_ms=0)
+    play_until(table, anna, lambda s: "mauschel" in s["legal"] or "join" in s["legal"])
+    context, page = seat_page(browser, table, anna, size, lang=lang, scheme=scheme)
+    page.click(".chat-toggle")
+    page.wait_for_selector("#chat.open")
+    assert page.evaluate("document.activeElement.closest('#chat') !== null")
+    page.fill("#chat-text", "Servus beinand!")
+    page.press("#chat-text", "Enter")
+    page.wait_for_selector("#chat-log li:has-text('Servus beinand!')")
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(shots / f"chat-open-{size}-{lang}-{scheme}.png"))
+    (panel,) = boxes(page, "#chat")
+    assert on_screen(page, panel), panel
+    for what in boxes(page, "#hand .card, #actions button, #status"):
+        assert on_screen(page, what), what
+        assert not overlap(panel, what), what
+    page.keyboard.press("Escape")
+    wait_until(page, "!document.getElementById('chat').classList.contains('open')")
+    assert page.evaluate("document.activeElement.classList.contains('chat-toggle')")
+    page.click(".chat-toggle")
+    page.click(".chat-close")
+    assert not page.locator("#chat").is_visible()
+    context.close()
+
+
+def _reach(table: Table, anna: str, done: Any, pages: list[Any],
+           choose: Any = to_look, timeout: float = 120) -> State:
+    """Play on (Anna over the API, ``choose(state)`` for her; the others are bots) until
+    ``done(state)``, and wait until every page shows it. A deal's result on the way
+    waits for Anna: she goes on."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = table.view(anna)
+        if done(state):
+            break
+        if state["pause"] and state["pause"]["kind"] == "deal":
+            pages[0].click('[data-cmd="next_deal"]')
+            wait_until(pages[0], "!document.querySelector('[data-cmd=\"next_deal\"]')")
+        elif state["legal"] and not state.get("queued"):
+            table.act(anna, choose(state), state["version"])
+        else:
+            time.sleep(0.05)
+    else:
+        raise AssertionError("the table never reached the state")
+    shown = f"+document.getElementById('version').dataset.version >= {state['version']}"
+    for page in pages:
+        wait_until(page, shown)
+        page.wait_for_timeout(150)
+    return state
+
+
+def _look(pages: list[Any], shots: Path, name: str, checks: Any) -> list[str]:
+    """Screenshots of ``pages`` (one per view) and what ``checks(page, phone, where)``
+    finds wrong there, with what overlaps."""
+    problems = []
+    for page, (size, lang, scheme) in zip(pages, VIEWS, strict=True):
+        where = f"{name} {size} {lang} {scheme}"
+        page.screenshot(path=str(shots / f"{name}-{size}-{lang}-{scheme}.png"))
+        problems += checks(page, page.viewport_size["width"] < 600, where)
+        problems += overlap_problems(page, where)
+    return problems
+
+
+def _pages(browser: Any, table: Table, token: str) -> list[Any]:
+    """A page for each view, at the seat of ``token`` (Anna, the host)."""
+    return [seat_page(browser, table, token, size, lang=lang, scheme=scheme)[1]
+            for size, lang, scheme in VIEWS]
+
+
+def _playing(page: Any, phone: bool, where: str, hand: bool = True,
+             buttons: bool = False) -> list[str]:
+    """During play: the felt, every card of the hand and every button to play with
+    (``hand``, ``buttons``: they must be there)."""
+    found = on_screen_problems(page, ".felt-wrap", where)
+    found += on_screen_problems(page, "#hand .hand .card", where, needed=hand)
+    return found + on_screen_problems(
+        page, "#actions button, #board button, #hand button:not(.card), #hand summary",
+        where, needed=buttons)
+
+
+def _waiting(page: Any, phone: bool, where: str) -> list[str]:
+    """The waiting table: the QR code open, the felt, its seats and the host's buttons."""
+    found = [] if page.locator("details.qr[open] img").count() else [f"{where}: QR closed"]
+    for selector in (".felt-wrap", "#seats .plate", '[data-cmd="add_bot"]', '[data-cmd="start"]'):
+        found += on_screen_problems(page, selector, where)
+    return found
+
+
+def _result(page: Any, phone: bool, where: str) -> list[str]:
+    """A deal's result: on a phone it may be compact, its details further down, but
+    its outcome (its heading) is seen; on a desktop all of it. And "Next deal"."""
+    found = []
+    for selector in (".felt-wrap", '[data-cmd="next_deal"]',
+                     ".deal-result > :first-child" if phone else ".deal-result"):
+        found += on_screen_problems(page, selector, where)
+    return found
+
+
+@pytest.mark.parametrize(("game", "players"), EVERY_TABLE)
+def test_what_matters_fits_the_first_screen_and_nothing_overlaps(
+        browser: Any, sqlite_server: Server, shots: Path, game: str, players: int) -> None:
+    """The waiting table (one seat free, the QR code open), a deal's result, and Anna's
+    turn with the most on the board, in each view."""
+    options: dict[str, Any] = {"trick_pause_ms": 0, "next_deal_s": 120}
+    if game == "luegenbeutel":  # no challenge window; no round ends the match
+        options |= {"challenge_ms": 0, "target": 10_000}
+    table = patient(Table(sqlite_server.base, game, players=players, options=options, seed=5))
+    _, anna = table.join("Anna")
+    for _ in range(players - 2):  # one seat stays free for now
+        _seat_a_bot(table)
+    pages = _pages(browser, table, anna)  # open all along: a deal's result waits for her
+    for page in pages:
+        page.wait_for_selector("#seats .plate.free")
+    problems = _look(pages, shots, "waiting", _waiting)
+
+    _seat_a_bot(table)
+    assert table.start().status_code == 200
+    # the first deal's end (Anna plays it out), then Anna's turn in a later deal
+    _reach(table, anna, lambda s: bool(s["pause"]) and s["pause"]["kind"] == "deal", pages,
+           choose=to_finish)
+    for page in pages:
+        page.wait_for_selector('[data-cmd="next_deal"]')
+    problems += _look(pages, shots, "result", _result)
+
+    _reach(table, anna, fullest(game, players), pages)
+    # Lügenbeutel's turn has buttons (pass, skip); a trick game's turn is a card
+    problems += _look(pages, shots, "play",
+                      partial(_playing, buttons=game == "luegenbeutel"))
+    for page in pages:
+        page.context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(("game", "players"),
+                         [(g, n) for g, n in EVERY_TABLE if g != "luegenbeutel"])
+def test_a_gathered_trick_lies_over_nothing(
+        browser: Any, sqlite_server: Server, shots: Path, game: str, players: int) -> None:
+    """A trick just won, gathered in a row at its winner's side for the trick pause:
+    no card of it over a plate or a word, and the hand still on the first screen."""
+    table, anna = with_bots(sqlite_server.base, game, players, seed=5, trick_pause_ms=5000)
+    pages = _pages(browser, table, anna)
+    for _ in range(6):  # a pause may end before every page was looked at: the next one
+        _reach(table, anna, gathered, pages, choose=to_finish)
+        problems = _look(pages, shots, "gathered", partial(_playing, hand=False))
+        if all(page.locator(".trick.around.done").count() for page in pages):
+            break
+        _reach(table, anna, lambda s: not gathered(s), pages, choose=to_finish)
+    else:
+        raise AssertionError("no page showed a gathered trick")
+    for page in pages:
+        page.context.close()
+    assert not problems, "\n".join(problems)
+
+
+def _seat_a_bot(table: Table) -> None:
+    r = table.http.post(f"/api/rooms/{table.room}/bots", json={"level": "easy"},
+                        headers={"Authorization": f"Bearer {table.host_token}"})
+    assert r.status_code == 200, r.text
