@@ -27,7 +27,8 @@ def test_a_swapped_player_keeps_playing_from_the_same_page(
     anna.select_option("#swap-a", "1")
     anna.select_option("#swap-b", "2")
     anna.click("form.swap button[type=submit]")
-    bert.wait_for_selector('#hand[data-seat="2"]')
+    # before the start the hand area is empty and hidden: attached, not visible
+    bert.wait_for_selector('#hand[data-seat="2"]', state="attached")
     assert bert.text_content("#flash") == "The host moved you to another seat."
     assert_ring_seen_from(bert, 2)
     assert_ring_seen_from(cilli, 1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,10 @@ def test_a_push_to_a_socket_the_server_closed_is_not_an_error(
     migrate(url)
     app = create_app(url)
     caplog.set_level(logging.DEBUG, logger="stammtisch")  # after the app set LOG_LEVEL
-    server = asyncio.run(_push_while_closing(app))
+    # a thread of its own: the browser tests' Playwright keeps an event loop running
+    # in the main thread for the whole session
+    with ThreadPoolExecutor(1) as thread:
+        server = thread.submit(asyncio.run, _push_while_closing(app)).result()
     assert server.refused == 1, "the push came after the server closed the socket"
     noisy = [r for r in caplog.records if r.name.startswith("stammtisch.ws")
              and (r.levelno >= logging.WARNING or r.exc_info)]
