@@ -135,6 +135,14 @@ def create_app(database_url: str | None = None) -> FastAPI:
         return templates.TemplateResponse(request, "refused.html", {"message": message},
                                           status_code=503, headers={"Retry-After": "5"})
 
+    @app.exception_handler(StarletteHTTPException)
+    async def no_such_page(request: Request, exc: StarletteHTTPException) -> Response:
+        """A browser asking for an address the site does not have gets a page, in its
+        language, with the way back; the API and scripts get FastAPI's JSON."""
+        if exc.status_code == 404 and _wants_page(request):
+            return templates.TemplateResponse(request, "missing.html", {}, status_code=404)
+        return http_error(exc)
+
     for status in (400, 405):  # before any handler by class: the API's {"error": ...}
         app.add_exception_handler(status, lambda request, exc: http_error(exc))
 

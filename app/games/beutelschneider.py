@@ -206,8 +206,8 @@ class BeutelschneiderMatch(TrickGame):
     options_spec: ClassVar[tuple[Option, ...]] = (
         Option(
             "target", N_("Points to win"), "int", 100, minimum=1, maximum=1000,
-            help=N_("When a hand ends with someone at or above this total, the highest "
-                    "total wins; a tie for the highest plays another hand."),
+            help=N_("When a deal ends with someone at or above this total, the highest "
+                    "total wins; a tie for the highest plays another deal."),
         ),
     )
     suit_names: ClassVar[dict[str, str]] = SUIT_NAMES

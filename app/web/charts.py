@@ -103,7 +103,8 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
         shift = SAME_SHIFT * sum(series[q] == series[p] for q in range(p))
         points = " ".join(f"{_fmt(x(i))},{_fmt(y(scores[p], shift))}"
                           for i, (_no, scores) in enumerate(deals))
-        out.append(f'<g class="series" data-seat="{p}">')
+        # c0..c7: the colour's place in COLOURS, for the dark scheme's lighter lines
+        out.append(f'<g class="series c{p % len(COLOURS)}" data-seat="{p}">')
         if len(deals) > 1:
             dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
             out.append(f'<polyline points="{points}" fill="none" stroke="{colour}"'
@@ -120,7 +121,8 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
     for p in range(players):
         colour, dash = COLOURS[p % len(COLOURS)], DASHES[p % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(f'<li><svg class="swatch" viewBox="0 0 24 8" aria-hidden="true">'
+        out.append(f'<li class="c{p % len(COLOURS)}">'
+                   '<svg class="swatch" viewBox="0 0 24 8" aria-hidden="true">'
                    f'<line x1="0" y1="4" x2="24" y2="4" stroke="{colour}" stroke-width="3"'
                    f'{dash_attr}/></svg>{escape(labels[p])} '
                    f'<strong>{deals[-1][1][p]}</strong></li>')

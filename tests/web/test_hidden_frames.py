@@ -74,8 +74,8 @@ def test_set_aside_beutelschneider_cards_are_in_no_frame(sqlite_server: Server) 
     checked = 0
     for c in collectors:
         for frame in c.frames:
-            if "Hand <strong>1</strong>" not in frame:
-                continue  # the next hand has other set-aside cards
+            if "Deal <strong>1</strong>" not in frame:
+                continue  # the next deal has other set-aside cards
             checked += 1
             assert not titles & set(TITLE_RE.findall(frame))
     assert checked >= 4 * 30, "every seat and the spectator saw the whole hand"

@@ -22,6 +22,7 @@ from app.main import create_app
 from app.rooms.room import Room, Seat
 from app.web.presentation import presentation
 from app.web.render import render_frame
+from app.web.rules import _markdown as rules_markdown
 from tests.conftest import migrate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +61,7 @@ def test_the_rules_of_every_game_in_both_languages(client: TestClient, game: str
     with i18n.language(language):
         assert all(title == presentation(game).card_title(code) for title, code in cards)
     assert "<table>" in page  # markdown tables are tables
-    assert "<code>dealer</code>" in page  # an option's name stays code
+    assert "<code>" not in page  # no code for players (tests/web/test_rules_words.py)
     source = (ROOT / "docs/rules" / (f"{game}.de.md" if language == "de" else f"{game}.md"))
     first_heading = source.read_text(encoding="utf-8").splitlines()[0].lstrip("# ").strip()
     assert f"<h1>{first_heading}</h1>".replace("(", "(") in page
@@ -73,6 +74,12 @@ def test_the_german_rules_are_the_german_document(client: TestClient) -> None:
     assert "Assassin" in en
     # the card faces carry their names in the page's language
     assert 'title="Gardist"' in de and 'title="Guard"' in en
+
+
+def test_a_code_that_is_no_card_of_the_game_stays_code() -> None:
+    with i18n.language("en"):
+        out = rules_markdown("schafkopf").render("`EO` and `bM`")
+    assert 'data-card="EO"' in out and "<code>bM</code>" in out
 
 
 def test_unknown_rules_are_a_clear_404(client: TestClient) -> None:

@@ -58,11 +58,11 @@ def sentence(event: Event, names: list[str]) -> str | None:
     if kind == "power":
         return power_sentence(event, names)
     if kind == "tie":
-        return _("A tie for the highest total: another hand is played.")
+        return _("A tie for the highest total: another deal is played.")
     if kind == "deal_end":
         totals = _(", ").join(_("{who} {total:+d}").format(who=names[s], total=t)
                               for s, t in enumerate(event["hand_totals"]))
-        return _("Hand {no} ends: {totals}.").format(no=event.get("deal_no"), totals=totals)
+        return _("Deal {no} ends: {totals}.").format(no=event.get("deal_no"), totals=totals)
     return None
 
 

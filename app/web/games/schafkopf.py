@@ -8,16 +8,22 @@ from app.web.presentation import Event, Face, Presentation, View, together
 
 SUITS = {"E": ("eichel", N_("Eichel")), "G": ("gras", N_("Gras")),
          "H": ("herz", N_("Herz")), "S": ("schellen", N_("Schellen"))}
-RANKS = {"A": N_("Sau"), "10": N_("Zehn"), "K": N_("König"), "O": N_("Ober"),
-         "U": N_("Unter"), "9": N_("Neun"), "8": N_("Acht"), "7": N_("Sieben")}
+# A card's name keeps the Bavarian words players know from the cards (the suits,
+# Ober, Unter, Sau) in every language; in English the other ranks are English and
+# the name says what its suit means: "Eichel Ober (acorns)", "Gras Ten (leaves)".
+# German names it "Eichel-Ober", "Gras-Zehner". A suit on its own is its name alone.
+NAMES = {"E": N_("Eichel {rank} (acorns)"), "G": N_("Gras {rank} (leaves)"),
+         "H": N_("Herz {rank} (hearts)"), "S": N_("Schellen {rank} (bells)")}
+RANKS = {"A": N_("Sau"), "10": N_("Ten"), "K": N_("King"), "O": N_("Ober"),
+         "U": N_("Unter"), "9": N_("Nine"), "8": N_("Eight"), "7": N_("Seven")}
 # partners sit opposite each other (the engine's view says so as ``teams``)
 TEAMS = ((0, 2), (1, 3))
 
 
 def face(code: str) -> Face:
     suit, rank = code[0], code[1:]
-    symbol, suit_name = SUITS[suit]
-    title = _("{suit}-{rank}").format(suit=_(suit_name), rank=_(RANKS[rank]))
+    symbol, _suit_name = SUITS[suit]
+    title = _(NAMES[suit]).format(rank=_(RANKS[rank]))
     return Face(code, rank, symbol, f"sk-{symbol}", title, art=f"schafkopf.svg#{code}")
 
 
