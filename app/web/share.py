@@ -106,17 +106,27 @@ async def follow_rematch(room_id: str, request: Request, service: Service) -> Re
     if nxt is None:  # no rematch (any more): the table's own page says what there is
         return RedirectResponse(f"/r/{room_id}", status_code=303)
     response = RedirectResponse(f"/r/{nxt.id}", status_code=303)
-    carry_cookies(request, response, nxt)
+    if not carry_cookies(request, response, nxt):
+        # a finished match's id is public (the history names it): it leads only its
+        # own players and host on to the live rematch, anybody else to its record
+        return RedirectResponse(request.url_for("history_match", match_id=room_id).path,
+                                status_code=303)
     return response
 
 
-def carry_cookies(request: Request, response: Response, nxt: Room) -> None:
+def carry_cookies(request: Request, response: Response, nxt: Room) -> bool:
+    """Set the old table's seat and host cookies for the rematch where they are a
+    seat's or the host's of it; whether any was."""
+    carried = False
     seat_token = request.cookies.get(SEAT_COOKIE)
     if seat_token and nxt.seat_of(seat_token) is not None:
         set_room_cookie(request, response, SEAT_COOKIE, seat_token, nxt.id)
+        carried = True
     host_token = request.cookies.get(HOST_COOKIE)
     if host_token and nxt.is_host(host_token):
         set_room_cookie(request, response, HOST_COOKIE, host_token, nxt.id)
+        carried = True
+    return carried
 
 
 def rematch_fields(game: str) -> list[Option]:
