@@ -8,7 +8,7 @@ line every :data:`WARN_EVERY_S`, with the number of others), with the CPU time t
 event loop's thread spent during it: near the stall, the server itself was busy;
 far below it, the process was waiting for the machine.
 
-``/readyz`` shows the longest stall of the last one to two minutes and since
+``/healthz`` shows the longest stall of the last one to two minutes and since
 start, and ``bench/load.py`` reports the longest during a run.
 """
 
@@ -30,6 +30,9 @@ WINDOW_S = 60.0  # "recent" is this window and the one before it
 class LoopWatch:
     def __init__(self) -> None:
         self.since_start_ms = 0.0
+        # the most CPU the loop's thread spent within one stall, since start: near
+        # since_start_ms, the server held the loop itself; far below, the machine did
+        self.busiest_ms = 0.0
         self._window_ms = 0.0  # the current window's longest stall
         self._previous_ms = 0.0  # the previous window's
         self._window_start = 0.0
@@ -49,6 +52,7 @@ class LoopWatch:
             self._window_start = now
         self._window_ms = max(self._window_ms, ms)
         self.since_start_ms = max(self.since_start_ms, ms)
+        self.busiest_ms = max(self.busiest_ms, min(busy_ms, ms))
         if ms < WARN_MS:
             return
         if now - self._warned_at < WARN_EVERY_S:
