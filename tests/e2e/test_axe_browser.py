@@ -5,7 +5,8 @@ play with a hand, the host of a finished table), the chip ledger, the history an
 its list per game, a match, its replay, the standings, every rules page and the
 error pages (a closed table, a match that is not in the history, rules of no game,
 a refused request, a page that does not exist), in English and in German, in the
-light and the dark colour scheme, at phone (390×844) and desktop (1280×800) size.
+light and the dark colour scheme, at phone (390×844) and desktop (1280×800) size:
+each page twice, in complementary combinations of the three (``combination``).
 
 Every page is checked in a fresh browser context opened with its colour scheme
 (``color_scheme`` of the context, not switched on a page that is already open), its
@@ -288,24 +289,49 @@ def check(browser: Any, base: str, visit: Visit, language: str, viewport: dict[s
             found.append(f"the page is {wide} px wider than the screen")
         if shots is not None:
             name = visit.name.replace(" ", "-").replace(",", "")
-            page.screenshot(path=str(shots / f"{name}-{language}.png"), full_page=True)
+            page.screenshot(path=str(shots / f"{name}-{language}-{scheme}-{viewport['width']}.png"),
+                            full_page=True)
         return [f"{visit.name} [{language}, {scheme}] {visit.path}: {p}" for p in found]
     finally:
         context.close()
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_no_accessibility_problems_on_any_page(browser: Any, site: Site, size: str, scheme: str,
+#: every combination of screen, colour scheme and language, in binary order, so that
+#: a combination's complement (every one of the three the other way) is its mirror
+COMBINATIONS = [(size, scheme, language) for size in VIEWPORTS for scheme in SCHEMES
+                for language in ("en", "de")]
+
+
+def combination(page_no: int, half: int) -> tuple[str, str, str]:
+    """Which screen, scheme and language page ``page_no`` is checked in, in the first
+    or second ``half``: the two halves are complements, so every page is seen on a
+    phone and a desktop, light and dark, in English and German, and the pages go
+    round all eight combinations (every page in all eight took 20 minutes here, too
+    long for CI)."""
+    first = page_no % len(COMBINATIONS)
+    return COMBINATIONS[first if half == 0 else len(COMBINATIONS) - 1 - first]
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("half", (0, 1))
+def test_no_accessibility_problems_on_any_page(browser: Any, site: Site, half: int,
                                                shots: Path) -> None:
     problems: list[str] = []
-    for planned in site.visits:
-        for language in ("en", "de"):
-            visit = planned.make() if planned.make else planned
-            keep = shots if visit.name.endswith(KEEP) else None
-            problems += check(browser, site.base, visit, language, VIEWPORTS[size], scheme,
-                              keep)
+    for page_no, planned in enumerate(site.visits):
+        size, scheme, language = combination(page_no, half)
+        visit = planned.make() if planned.make else planned
+        keep = shots if visit.name.endswith(KEEP) else None
+        problems += check(browser, site.base, visit, language, VIEWPORTS[size], scheme, keep)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+
+
+def test_every_page_is_seen_every_way() -> None:
+    """The two halves together: each page on both screens, in both schemes and both
+    languages, and all eight combinations among any eight pages in a row."""
+    for page_no in range(len(COMBINATIONS)):
+        seen = [combination(page_no, half) for half in (0, 1)]
+        assert all({c[i] for c in seen} == {a[i] for a in COMBINATIONS} for i in range(3))
+    assert {combination(n, 0) for n in range(len(COMBINATIONS))} == set(COMBINATIONS)
 
 
 def test_a_page_that_does_not_exist_is_a_page(site: Site) -> None:
