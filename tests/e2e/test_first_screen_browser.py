@@ -1,6 +1,7 @@
 """Issue 24: what matters now fits the first screen, and nothing on the table lies
 over anything else, at 1280 × 800 and on phones (390 × 844, 360 × 740), in every
-game with every number of seats, in German and English, light and dark:
+game at its fewest and most seats and at five (``fit.LAYOUTS``), in German and
+English, light and dark:
 
 - the waiting table: the felt and its seats, the host's buttons, with the QR code
   of the room link open;
@@ -26,7 +27,7 @@ import pytest
 
 from tests.conftest import Server
 from tests.e2e.fit import (
-    EVERY_TABLE,
+    LAYOUTS,
     OVERLAPS,
     VIEWS,
     State,
@@ -275,7 +276,7 @@ def _result(page: Any, phone: bool, where: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(("game", "players"), EVERY_TABLE)
+@pytest.mark.parametrize(("game", "players"), LAYOUTS)
 def test_what_matters_fits_the_first_screen_and_nothing_overlaps(
         browser: Any, sqlite_server: Server, shots: Path, game: str, players: int) -> None:
     """The waiting table (one seat free, the QR code open), a deal's result, and Anna's
@@ -311,7 +312,7 @@ def test_what_matters_fits_the_first_screen_and_nothing_overlaps(
 
 
 @pytest.mark.parametrize(("game", "players"),
-                         [(g, n) for g, n in EVERY_TABLE if g != "luegenbeutel"])
+                         [(g, n) for g, n in LAYOUTS if g != "luegenbeutel"])
 def test_a_gathered_trick_lies_over_nothing(
         browser: Any, sqlite_server: Server, shots: Path, game: str, players: int) -> None:
     """A trick just won, gathered in a row at its winner's side for the trick pause:
