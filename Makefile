@@ -70,8 +70,12 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# the suite in PYTEST_WORKERS processes, a test file to each (most of its time is
+# spent waiting: browsers, servers, timeouts; one process took about 38 minutes on
+# a 2-core machine); PYTEST_WORKERS=0 runs it in this process
+PYTEST_WORKERS ?= 3
 pytest: install vendor
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 
