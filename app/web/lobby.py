@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games import GAMES, Option
-from app.i18n import N_, _
+from app.i18n import N_
 from app.rooms.errors import RoomError
 from app.rooms.table_options import TABLE_OPTION_NAMES, TABLE_OPTIONS
 from app.web.messages import error_text
+from app.web.option_form import WHOLE_NUMBER, read_options
 
 GAME_FIELD = "game"
 TABLE = "table"
@@ -67,21 +68,6 @@ def _refuse(message: str, *fields: str) -> RoomError:
     return err
 
 
-def _read_options(prefix: str, spec: tuple[Option, ...], form: Mapping[str, Any],
-                  options: dict[str, Any]) -> None:
-    """The form's fields "<prefix>.<option>" of the options in ``spec``, typed."""
-    for opt in spec:
-        key = f"{prefix}.{opt.name}"
-        if opt.kind == "bool":
-            options[opt.name] = key in form
-        elif form.get(key) not in (None, ""):
-            try:
-                options[opt.name] = int(str(form[key]))
-            except ValueError:
-                raise _refuse(_("{option} must be a whole number.").format(
-                    option=_(opt.label)), opt.name) from None
-
-
 def parse(form: Mapping[str, Any]) -> tuple[str, int | None, dict[str, Any]]:
     """The game chosen in the lobby form, its player count (None: the game's
     smallest) and its options with the table's own ("table.<option>", the same for
@@ -93,14 +79,12 @@ def parse(form: Mapping[str, Any]) -> tuple[str, int | None, dict[str, Any]]:
     players = None
     raw_players = form.get(players_field(game))
     if raw_players not in (None, ""):
-        try:
-            players = int(str(raw_players))
-        except ValueError:
-            raise _refuse(N_("Players must be a number."), "players") from None
-    options: dict[str, Any] = {}
-    _read_options(game, info.options, form, options)
+        if not WHOLE_NUMBER.fullmatch(str(raw_players).strip()):
+            raise _refuse(N_("Players must be a number."), "players")
+        players = int(str(raw_players).strip())
+    options = read_options(info.options, form, f"{game}.")
     if any(k.startswith(TABLE + ".") for k in form):
-        _read_options(TABLE, TABLE_OPTIONS, form, options)
+        options.update(read_options(TABLE_OPTIONS, form, f"{TABLE}."))
     return game, players, options
 
 

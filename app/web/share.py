@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import io
-import re
 from collections import OrderedDict
 from typing import Any
 
@@ -35,11 +34,11 @@ from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, absolute_url, set_room_cookie
 from app.web.limits import client_key
+from app.web.option_form import read_options
 
 router = APIRouter(include_in_schema=False)
 
 FIELD = "opt."  # the rematch form's option fields: opt.<option name>
-WHOLE_NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only (int() takes any script's)
 
 
 def room_url(conn: HTTPConnection, room_id: str) -> str:
@@ -134,36 +133,10 @@ def rematch_fields(game: str) -> list[Option]:
     return [*GAMES[game].options, *TABLE_OPTIONS]
 
 
-# a form's checkbox is there ("on", or its value) or not; a script may send a boolean
-FORM_ON, FORM_OFF = ("on", "1", "true"), ("", "0", "false")
-
-
 def rematch_changes(game: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The "Play again" form (``opt.<name>`` fields, as htmx sends them) as options.
-    Without any option field the room's options stay as they are. Types are strict:
-    a number is a JSON number or a string of digits (never true or 1.5), an on/off
-    option a boolean or a checkbox's value (never 0 or 5)."""
+    """The "Play again" form (``opt.<name>`` fields, as htmx sends them) as options,
+    read by the lobby's rules (:mod:`app.web.option_form`). Without any option field
+    the room's options stay as they are."""
     if not any(k.startswith(FIELD) for k in data):
         return {}
-    changes: dict[str, Any] = {}
-    for opt in rematch_fields(game):
-        raw = data.get(FIELD + opt.name)
-        if opt.kind == "bool":
-            if raw is None or isinstance(raw, bool):
-                changes[opt.name] = bool(raw)
-            elif isinstance(raw, str) and raw.lower() in FORM_ON + FORM_OFF:
-                changes[opt.name] = raw.lower() in FORM_ON
-            else:
-                raise BadRequest(_("{option} is either on or off.").format(
-                    option=_(opt.label)))
-            continue
-        if raw is None or raw == "":
-            continue
-        if isinstance(raw, str) and WHOLE_NUMBER.fullmatch(raw.strip()):
-            raw = int(raw.strip())
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            raise BadRequest(_("{option} must be a whole number.").format(
-                option=_(opt.label)))
-        changes[opt.name] = raw
-    return changes
-
+    return read_options(rematch_fields(game), data, FIELD)

@@ -141,6 +141,14 @@ CASES = [
      {"luegenbeutel.challenge_ms"}, "must be a whole number", "ganze Zahl"),
     ("luegenbeutel", {"luegenbeutel.challenge_ms": "90000"}, {"luegenbeutel.challenge_ms"},
      "at most 30000", "höchstens 30000"),
+    # the lobby reads options as the rematch form does (app/web/option_form.py): ASCII
+    # digits only, a checkbox's value or nothing
+    ("luegenbeutel", {"luegenbeutel.challenge_ms": "\u0663\u0660\u0660\u0660"},
+     {"luegenbeutel.challenge_ms"}, "must be a whole number", "ganze Zahl"),
+    ("mauscheln", {"mauscheln.players": "\u0665"}, {"mauscheln.players"},
+     "Players must be a number", "Zahl der Spieler"),
+    ("mauscheln", {"mauscheln.knock": "maybe"}, {"mauscheln.knock"}, "is either on or off",
+     "entweder an oder aus"),
     ("beutelschneider", {"table.away_seconds": "3", "beutelschneider.players": "4"},
      {"table.away_seconds"}, "at least 10", "mindestens 10"),
     ("schafkopf", {"table.turn_clock": "45"}, {"table.turn_clock"}, "one of 0, 30, 60, 120",
