@@ -59,9 +59,9 @@ SHARED = {
     "templates": _shared_templates,
     "app/rooms": lambda: sorted((ROOT / "app" / "rooms").rglob("*.py")),
     "app/db": lambda: sorted((ROOT / "app" / "db").rglob("*.py")),
-    # the bot registry finds each game's bot module (the search bots' registry is not
-    # wired into the table yet)
-    "app/bots": lambda: [ROOT / "app" / "bots" / "__init__.py", ROOT / "app" / "bots" / "api.py"],
+    # the bot registries find each game's bot module and search module by its name
+    "app/bots": lambda: [ROOT / "app" / "bots" / "__init__.py", ROOT / "app" / "bots" / "api.py",
+                         ROOT / "app" / "bots" / "search" / "__init__.py"],
 }
 
 
@@ -71,6 +71,24 @@ def test_shared_code_and_templates_name_no_game(area: str) -> None:
     assert files, f"nothing found under {area}"
     offences = _offences(files)
     assert not offences, "shared code names a game:\n" + "\n".join(offences)
+
+
+def test_every_games_search_is_found_by_its_module_name() -> None:
+    """app/bots/search/<game>.py is the game's search (its ``SEARCH``, and ``SILENT``
+    where a seat may let a moment pass); the registry lists none by hand."""
+    import importlib
+
+    import app.bots.search as searches
+
+    folder = ROOT / "app" / "bots" / "search"
+    modules = {p.stem for p in folder.glob("*.py")} & set(GAMES)
+    assert modules, "no search module named after a game"
+    assert list(searches.GAMES) == [g for g in GAMES if g in modules]
+    for game in modules:
+        module = importlib.import_module(f"app.bots.search.{game}")
+        assert searches.GAMES[game] is module.SEARCH
+        assert searches.SILENCE.get(game) == getattr(module, "SILENT", None)
+    assert set(searches.SILENCE) < set(searches.GAMES)
 
 
 def test_the_check_itself_catches_a_game_name(tmp_path: Path) -> None:

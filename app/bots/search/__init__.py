@@ -1,30 +1,42 @@
 """Search bots: determinized search (PIMC) with the house heuristics as rollout
-policy. ``GAMES`` maps a game name to its search; :func:`sample_worlds` exposes the
-sampler (what a seat imagines the hidden cards to be)."""
+policy. :func:`sample_worlds` exposes the sampler (what a seat imagines the hidden
+cards to be).
+
+Every module ``app/bots/search/<game>.py`` named after a game of
+``app.games.GAMES`` is that game's search: its ``SEARCH`` (a :class:`Game`) and, for
+a game whose seats may let a moment pass (a challenge window), ``SILENT``, the name
+under which the search weighs staying silent as one more option. They are found
+here; nothing lists them. ``GAMES`` maps a game to its search, ``SILENCE`` a game
+to its ``SILENT``."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
 from typing import Any
 
-from app.bots.search.beutelschneider import Beutelschneider
 from app.bots.search.core import Game, Report, World, search
 from app.bots.search.deal import Inconsistent
 from app.bots.search.history import History
-from app.bots.search.luegenbeutel import SILENT, Luegenbeutel
-from app.bots.search.mauscheln import Mauscheln
-from app.bots.search.schafkopf import Schafkopf
+from app.games import GAMES as ENGINES
 
-GAMES: dict[str, Game] = {
-    "schafkopf": Schafkopf(),
-    "beutelschneider": Beutelschneider(),
-    "mauscheln": Mauscheln(),
-    "luegenbeutel": Luegenbeutel(),
-}
+GAMES: dict[str, Game] = {}
+SILENCE: dict[str, str] = {}
 
-# Games whose seats may let a moment pass (a challenge window): the search weighs
-# staying silent as one more option, under this name.
-SILENCE: dict[str, str] = {"luegenbeutel": SILENT}
+
+def _discover() -> None:
+    modules = {found.name for found in pkgutil.iter_modules(__path__)}
+    for game in ENGINES:  # in the lobby's order
+        if game not in modules:
+            continue
+        module = importlib.import_module(f"{__name__}.{game}")
+        GAMES[game] = module.SEARCH
+        if hasattr(module, "SILENT"):
+            SILENCE[game] = module.SILENT
+
+
+_discover()
 
 
 def sample_worlds(game: str, view: dict[str, Any], count: int, seed: int,

@@ -322,3 +322,6 @@ class Beutelschneider:
 
     def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         return choose_action(self.name, view, legal, rng)
+
+
+SEARCH = Beutelschneider()  # this game's search, found by name (app.bots.search)

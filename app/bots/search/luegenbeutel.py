@@ -581,3 +581,6 @@ def candidate_actions(view: dict[str, Any], legal: list[str]) -> list[str]:
             continue
         keep.append(action)
     return keep
+
+
+SEARCH = Luegenbeutel()  # this game's search, found by name (app.bots.search)

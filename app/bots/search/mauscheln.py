@@ -720,3 +720,6 @@ def fast_choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> s
     else:
         action = rng.choice(legal)
     return action if action in legal else rng.choice(legal)
+
+
+SEARCH = Mauscheln()  # this game's search, found by name (app.bots.search)

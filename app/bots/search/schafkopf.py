@@ -199,3 +199,6 @@ class Schafkopf:
 
     def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         return choose_action(self.name, view, legal, rng)
+
+
+SEARCH = Schafkopf()  # this game's search, found by name (app.bots.search)
