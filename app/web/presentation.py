@@ -3,7 +3,10 @@
 Each module in :mod:`app.web.games` exposes ``PRESENTATION = Presentation(...)``: its
 card faces and names, suit labels, trump marker, badges, action labels, the sentences
 its events make in a replay, the measure of its score and the folder of its templates
-(``templates/games/<game>/`` unless it says otherwise). The modules are found with
+(``templates/games/<game>/`` unless it says otherwise). Its own style and script are
+``static/games/<game>.css`` and ``static/games/<game>.js``, found by name like its
+templates: a page of the game includes them when they are there (``P.style``,
+``P.script``), no other page does, and no shared file names them. The modules are found with
 :mod:`pkgutil`, so a new game adds a module and never edits a list; a game that is
 registered at run time (a test's toy game) calls :func:`register` with a presentation
 that may bring its own template folder.
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from app.i18n import N_, _, ngettext
-from app.web.assets import static_url
+from app.web.assets import assets, static_url
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -147,6 +150,21 @@ class Presentation:
     def template(self, name: str) -> str:
         """The loader's name of this game's template ``name`` (e.g. "board.html")."""
         return f"games/{self.game}/{name}"
+
+    @property
+    def style(self) -> str | None:
+        """This game's own stylesheet (``games/<game>.css`` under ``static/``), for
+        ``static_url``; None when it has none."""
+        return self._static("css")
+
+    @property
+    def script(self) -> str | None:
+        """This game's own script at the table (``games/<game>.js``); None when none."""
+        return self._static("js")
+
+    def _static(self, suffix: str) -> str | None:
+        path = f"games/{self.game}.{suffix}"
+        return path if assets().get(path) is not None else None
 
     def card_title(self, code: str) -> str:
         return self.face(code).title

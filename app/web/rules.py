@@ -80,7 +80,8 @@ def rules_html(game: str, language: str) -> tuple[str, str] | None:
 async def rules_page(game: str, request: Request) -> HTMLResponse:
     language = i18n.get_language()
     found = rules_html(game, language) if game in GAMES else None
-    context: dict[str, Any] = {"game": game, "info": GAMES.get(game)}
+    context: dict[str, Any] = {"game": game, "info": GAMES.get(game),
+                               "P": find(game) if game in GAMES else None}
     if found is None:
         return templates.TemplateResponse(request, "rules.html", context, status_code=404)
     title, body = found

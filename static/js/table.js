@@ -77,23 +77,9 @@ function tableRefused(message) {
   mark();  // deferred: the page is parsed already
 })();
 
-// Mauscheln exchange: keep the confirm button's data-action equal to the engine's
-// action string for the ticked cards (hand order), and say how many are ticked.
-document.addEventListener("change", function (e) {
-  var form = e.target && e.target.closest && e.target.closest("form.exchange");
-  if (!form) { return; }
-  var picked = Array.prototype.map.call(
-    form.querySelectorAll('input[name="discard"]:checked'), function (i) { return i.value; });
-  var button = form.querySelector("[data-exchange]");
-  button.dataset.action = "exchange:" + picked.join(",");
-  var n = picked.length;
-  var count = button.querySelector("[data-count]");  // its words are the page's language
-  count.textContent = n === 0 ? count.dataset.none : n === 1 ? count.dataset.one
-    : count.dataset.many.replace("{n}", String(n));
-});
-
-// Lügenbeutel: count the challenge window down. The server says how many
-// milliseconds were left when it rendered; the count runs from when it arrived.
+// Count a window down (data-countdown-ms: a challenge window, the pause of a held
+// trick). The server says how many milliseconds were left when it rendered; the
+// count runs from when it arrived.
 (function () {
   var lang = document.documentElement.lang || undefined;
   function seconds(ms) {  // 2.5 in English, 2,5 in German
@@ -353,86 +339,4 @@ document.addEventListener("click", function (e) {
   }
   document.addEventListener("DOMContentLoaded", function () { present = texts(); });
   document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(announce, 0); });
-})();
-
-// Lügenbeutel-style stacks (data-stack): a stack of equal cards asks how many to lay.
-// Its chooser (the element named by data-stack) offers 1..count; the choice sends
-// the stack's own action once, and once more after each push that shows the stack
-// again with a newer version, until that many are laid. An error or a stack that is
-// gone ends it.
-(function () {
-  var pending = null;  // {action, left, version}
-
-  function shown() {  // the version of the table the page shows
-    var v = document.getElementById("version");
-    return v ? v.dataset.version : null;
-  }
-  function send(el) {
-    pending.version = shown();
-    el.dataset.go = "1";
-    el.click();
-    delete el.dataset.go;
-  }
-  function close(chooser, back) {
-    chooser.hidden = true;
-    var stack = document.querySelector('[data-stack="' + CSS.escape(chooser.id) + '"]');
-    if (stack) {
-      stack.setAttribute("aria-expanded", "false");
-      if (back) { stack.focus({ preventScroll: true }); }
-    }
-  }
-  function closeAll() {
-    document.querySelectorAll(".lay-pick:not([hidden])").forEach(function (c) { close(c, false); });
-  }
-
-  document.addEventListener("click", function (e) {
-    var stack = e.target && e.target.closest && e.target.closest("[data-stack]");
-    if (!stack || stack.dataset.go) { return; }
-    e.preventDefault();
-    e.stopImmediatePropagation();  // not sent yet: first ask how many
-    var chooser = document.getElementById(stack.dataset.stack);
-    if (!chooser) { return; }
-    var wasOpen = !chooser.hidden;
-    closeAll();
-    if (wasOpen) { return; }
-    chooser.hidden = false;
-    stack.setAttribute("aria-expanded", "true");
-    var first = chooser.querySelector("[data-lay-n]");
-    if (first) { first.focus({ preventScroll: true }); }
-  }, true);
-
-  document.addEventListener("click", function (e) {
-    var pick = e.target && e.target.closest && e.target.closest("[data-lay-n], [data-lay-cancel]");
-    if (!pick) { return; }
-    var chooser = pick.closest(".lay-pick");
-    if (pick.hasAttribute("data-lay-cancel")) { close(chooser, true); return; }
-    close(chooser, false);
-    var action = "lay:" + pick.dataset.lay;
-    var stack = document.querySelector('#hand [data-action="' + CSS.escape(action) + '"]');
-    if (!stack) { return; }
-    pending = { action: action, left: parseInt(pick.dataset.layN, 10) - 1, version: null };
-    send(stack);
-    if (pending.left <= 0) { pending = null; }
-  });
-
-  document.addEventListener("keydown", function (e) {
-    if (e.key !== "Escape") { return; }
-    var chooser = e.target && e.target.closest && e.target.closest(".lay-pick");
-    if (chooser) { close(chooser, true); }
-  });
-
-  document.addEventListener("htmx:wsAfterMessage", function (e) {
-    if (!pending) { return; }
-    if (tableRefused(e.detail && e.detail.message)) {
-      pending = null;  // refused: lay no more
-      return;
-    }
-    var stack = document.querySelector('#hand [data-action="' + CSS.escape(pending.action) + '"]');
-    if (!stack) { pending = null; return; }
-    var v = shown();
-    if (v === null || v === pending.version) { return; }  // not the table after our lay yet
-    pending.left -= 1;
-    send(stack);
-    if (pending.left <= 0) { pending = null; }
-  });
 })();

@@ -1,5 +1,6 @@
-"""One place per game: shared web code and shared templates never name a game, every
-game is presented by its own module, and a game registered at run time (with its
+"""One place per game: shared web code, shared templates, the shared scripts and
+stylesheets and the bots' registries never name a game, every game is presented by
+its own module, and a game registered at run time (with its
 templates in any folder) is drawn without touching ``app/``."""
 
 from __future__ import annotations
@@ -59,6 +60,10 @@ SHARED = {
     "templates": _shared_templates,
     "app/rooms": lambda: sorted((ROOT / "app" / "rooms").rglob("*.py")),
     "app/db": lambda: sorted((ROOT / "app" / "db").rglob("*.py")),
+    # the shared scripts and stylesheets (a game's own are static/games/<game>.*,
+    # found by name: tests/web/test_game_static.py)
+    "static": lambda: sorted(p for folder in ("js", "css")
+                             for p in (ROOT / "static" / folder).iterdir() if p.is_file()),
     # the bot registries find each game's bot module and search module by its name
     "app/bots": lambda: [ROOT / "app" / "bots" / "__init__.py", ROOT / "app" / "bots" / "api.py",
                          ROOT / "app" / "bots" / "search" / "__init__.py"],
