@@ -44,8 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.web.fragments import SharedFragments  # noqa: E402
-from app.web.render import FRAGMENTS  # noqa: E402
+from app.web.fragments import FRAGMENTS, SharedFragments  # noqa: E402
 from app.web.ws import Connection  # noqa: E402
 from tests.web.frames import frame_version  # noqa: E402
 
@@ -152,7 +151,7 @@ def play(mode: str, seed: int, deals: int) -> Pass:
 
 def timed(ws: Any, result: Pass) -> None:
     """Count the time the sockets' senders spend rendering (both ways of pushing)."""
-    from app.web import fragments, render
+    from app.web import fragments
 
     def clock(fn: Any) -> Any:
         def run(*args: Any, **kwargs: Any) -> Any:
@@ -163,7 +162,7 @@ def timed(ws: Any, result: Pass) -> None:
                 result.render_s += time.perf_counter() - started
         return run
 
-    ws.render_frame = clock(render.render_frame)
+    ws.render_frame = clock(fragments.render_frame)
     fragments.SharedFragments.parts = clock(ORIGINAL_PARTS)  # type: ignore[method-assign]
     ws.Connection.changes = clock(ORIGINAL_CHANGES)
 

@@ -18,10 +18,10 @@ from app.db import repo
 from app.games import GAMES, Option
 from app.i18n import _
 from app.rooms.errors import BadRequest, Unauthorized
-from app.rooms.pacing import pause_left, waiting_for
 from app.rooms.room import Room, token_hash
 from app.rooms.table_options import TABLE_OPTIONS
-from app.rooms.turns import clock_left
+from app.rooms.table_state import seat_state
+from app.rooms.table_state import table_state as rooms_table_state
 from app.web.deps import (
     Service,
     bearer_token,
@@ -160,18 +160,18 @@ def _option(o: Option) -> GameOption:
 def table_state(room: Room, seat: int | None) -> TableState:
     """The seat's state as the API answers it: the room's ``state(seat)`` and how the
     table is paced (a pause, the turn clock, stand-ins, the seat's queued move)."""
+    state = rooms_table_state(room)
+    own = seat_state(room, seat, state.holding, state.status)
     pause = None
-    left = pause_left(room)
-    if left > 0 and room.hold is not None:
-        pause = Pause(kind="deal", seconds_left=round(left, 3), deal_no=room.hold.deal_no,
-                      waiting_for=waiting_for(room))
+    left = state.pause_ms / 1000
+    if left > 0 and state.hold is not None:
+        pause = Pause(kind="deal", seconds_left=left, deal_no=state.hold.deal_no,
+                      waiting_for=list(state.waiting_for))
     elif left > 0:
-        pause = Pause(kind="trick", seconds_left=round(left, 3))
-    clock = clock_left(room)
-    queued = room.queued.get(seat) if seat is not None else None
-    return TableState(**room.state(seat), pause=pause,
-                      turn_clock_left=round(clock, 3) if clock is not None else None,
-                      stand_ins=dict(room.stand_ins), queued=queued[0] if queued else None)
+        pause = Pause(kind="trick", seconds_left=left)
+    clock = state.clock_ms / 1000 if state.clock_ms is not None else None
+    return TableState(**room.state(seat), pause=pause, turn_clock_left=clock,
+                      stand_ins=state.stand_ins, queued=own.queued)
 
 
 @router.get("/games", response_model=list[GameEntry])

@@ -1,277 +1,280 @@
-"""Pushes: each fragment rendered only when what it shows changed, once for the
-seats that see it alike, and only what changed sent.
+"""The table's fragments: what each is drawn from, stated here, and each drawn once
+for all the seats that see it alike.
 
-When the table changes, every open socket needs its seat's fragments (the blocks of
-``table/frame.html``). Most of them are as they were (the seats' hands but two, the
-result, the notice...), and much of the rest is the same for every seat (the trick on
-the board, the ring of plates, the version). A fragment is kept with the inputs it
-was rendered from, and given again, without rendering, to any seat of any later
-moment whose inputs are equal: each socket keeps the last fragments it was given
-(``memo``), and each room keeps those rendered in its current moment
-(:class:`SharedFragments`, cleared when the room announces a change).
+A seat's table is the fragments below, in page order; each is one template under
+``templates/table/fragments/`` whose outermost element carries the fragment's id and
+``hx-swap-oob``, so the page and a push hold the very same HTML. A fragment names
+what it is drawn from:
 
-What "inputs" means, so that reusing HTML can never show a seat anything it would
-not have rendered itself:
+* ``names``: the names of the seat's table context (:func:`app.web.render.table_context`)
+  its shared template reads;
+* for the fragments that show a game's own template (the board, the status, the
+  buttons, the hand, the result): what that game's template reads, which the game's
+  presentation declares (:class:`app.web.presentation.Reads`: keys of the seat's view
+  and more context names). A game that declares nothing for a fragment has it drawn
+  from the seat's whole view and context.
 
-* the values of the context names a block and the templates it includes mention
-  (found in their syntax trees; a template whose name cannot be worked out makes the
-  block depend on every name). The context holds values only
-  (:func:`app.web.render.table_context`: the room as a copy, :class:`TableFacts`), so
-  equal values mean the templates read the same;
-* the keys of the seat's ``view`` that the render actually read (recorded while it
-  ran; a render that went through the whole view depends on all of it). A seat's
-  own hand is in its view only, so a block that reads the hand is never the same for
-  two seats;
-* the language.
+The fragment's context is exactly those values, and nothing else reaches its
+template, so the context is its key: two seats (or two moments) whose contexts are
+equal get the same HTML, and it is drawn once. A seat's context is made from that
+seat's own table context, so a fragment can never hold more than its seat may see;
+``tests/web/test_fragment_inputs.py`` checks that each declared context draws the
+same HTML as the whole table context, for every game, state and seat.
 
-Templates are pure: equal inputs give equal HTML, so the HTML a seat is given is the
-HTML it would have rendered: it holds nothing more than that seat may see.
-
-:func:`narrowed` makes a changed fragment smaller still: when only elements with an
-``id`` inside it changed (a seat's plate in the ring, the trick on the board), those
-elements go alone, each swapped by its id.
+Some elements of a fragment are parts of it, drawn on their own from what they read:
+the ring's plates (``plate.html``, one per seat) and, in the trick games, the board's
+trick, the note under it and the last trick (declared by the game, ``Reads.parts``).
+A fragment whose own context stayed while some of its parts changed is sent as those
+parts alone, each swapped by its id.
 """
 
 from __future__ import annotations
 
-import re
 import weakref
-from collections.abc import Callable, Mapping
-from functools import lru_cache
-from operator import itemgetter
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from jinja2 import TemplateNotFound, nodes
-from jinja2.meta import find_undeclared_variables
+from markupsafe import Markup
 
 from app import i18n
 from app.rooms.room import Room
-from app.web.memo import (
-    CLOSE,
-    ID,
-    OPEN,
-    TAG,
-    VOID,
-    Part,
-    Split,
-    Store,
-    ViewReads,
-    drawing,
-    read_alike,
+from app.web.presentation import Presentation, Reads
+from app.web.render import env, table_context
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """One fragment of the table: its element id and the context names its shared
+    template reads; ``game``: whether it shows a template of the game's own (then what
+    that reads comes from the game's presentation, :attr:`Presentation.reads`)."""
+
+    id: str
+    names: tuple[str, ...]
+    game: bool = False
+
+    @property
+    def template(self) -> str:
+        return f"table/fragments/{self.id.replace('-', '_')}.html"
+
+
+# the names of what a game's own template inside a fragment may read besides its
+# declared ones: the game, its presentation and the players' names
+GAME = ("P", "game", "names")
+
+FRAGMENTS: tuple[Fragment, ...] = (
+    Fragment("turn-signal", ("info", "my_turn", "title", "turn_key")),
+    Fragment("notice", ("room",)),
+    Fragment("seats", ("room",)),  # and its plates (PLATE)
+    Fragment("board", (*GAME, "hold", "holding", "info", "room", "status", "teams",
+                       "viewer_free"), game=True),
+    Fragment("status", (*GAME, "at_turn", "hold", "holding", "is_host", "nobody_plays_on",
+                        "pause_ms", "released", "room", "status", "waiting_for", "watching"),
+             game=True),
+    Fragment("actions", (*GAME, "buttons", "holding", "nobody_plays_on", "queued", "seat",
+                         "status", "stood_in", "waiting_for"), game=True),
+    Fragment("hand", (*GAME, "holding", "info", "is_host", "nobody_plays_on", "playable",
+                      "seat", "seats_out", "status"), game=True),
+    Fragment("result", (*GAME, "holding", "room", "status"), game=True),
+    Fragment("host-end", ("P", "info", "is_host", "names", "room", "stand_ins", "status")),
+    Fragment("rematch", ("P", "is_host", "rematch_fields", "rematch_values", "room", "seat",
+                         "status")),
+    Fragment("version", ("status", "version")),
 )
-from app.web.presentation import find, on_change
-from app.web.render import (
-    FRAGMENTS,
-    FRAME,
-    env,
-    fragment_id,
-    frame_context,
-    render_block,
-    render_fragments,
-    table_context,
-)
-
-# (game, block) -> the context names the block depends on per seat (None: all of them)
-_names: dict[tuple[str, str], frozenset[str] | None] = {}
-on_change.append(_names.clear)
+FRAGMENT_IDS = tuple(f.id for f in FRAGMENTS)
+SEATS = "seats"
+# what a plate of the ring (``plate.html``) is drawn from, besides its Plate (``p``)
+PLATE = ("is_host", "status", "viewer_free")
+PLATE_TEMPLATE = "table/fragments/plate.html"
 
 
-def _templates(expr: nodes.Expr, game: str) -> list[str] | None:
-    """The template names an include/import expression can name; None if unknown."""
-    if isinstance(expr, nodes.Const) and isinstance(expr.value, str):
-        return [expr.value]
-    if isinstance(expr, nodes.List | nodes.Tuple):
-        out: list[str] = []
-        for item in expr.items:
-            names = _templates(item, game)
-            if names is None:
-                return None
-            out += names
-        return out
-    if (isinstance(expr, nodes.Call) and isinstance(expr.node, nodes.Getattr)
-            and isinstance(expr.node.node, nodes.Name) and expr.node.node.name == "P"
-            and expr.node.attr == "template" and len(expr.args) == 1 and not expr.kwargs
-            and isinstance(expr.args[0], nodes.Const)):
-        p = find(game)
-        return [p.template(str(expr.args[0].value))] if p is not None else None
-    return None
+def context_of(fragment: Fragment, ctx: Mapping[str, Any], p: Presentation) -> dict[str, Any]:
+    """What ``fragment`` is drawn from, taken from a seat's table context."""
+    if not fragment.game:
+        return {name: ctx[name] for name in fragment.names}
+    reads = p.reads.get(fragment.id)
+    if reads is None:  # the game said nothing: everything of the seat
+        return dict(ctx)
+    return declared(fragment.names, reads, ctx)
 
 
-def _mentioned(body: nodes.Template, game: str, path: set[str],
-               seen: dict[str, set[str]]) -> set[str] | None:
-    """Every name a piece of template and what it includes mention (None: unknown).
-    ``path``: the templates being read (an include of one of them adds nothing new);
-    ``seen``: the names of each template read already."""
-    names = set(find_undeclared_variables(body))
-    for node in body.find_all((nodes.Include, nodes.Import, nodes.FromImport)):
-        assert isinstance(node, nodes.Include | nodes.Import | nodes.FromImport)
-        targets = _templates(node.template, game)
-        if targets is None:
-            return None
-        for name in targets:
-            if name in path:
-                continue
-            if name not in seen:
-                try:
-                    source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
-                except TemplateNotFound:  # one of a list of choices that does not exist
-                    seen[name] = set()
-                    continue
-                more = _mentioned(env.parse(source), game, path | {name}, seen)
-                if more is None:
-                    return None
-                seen[name] = more
-            names |= seen[name]
-    return names
+def declared(names: tuple[str, ...], reads: Reads, ctx: Mapping[str, Any]) -> dict[str, Any]:
+    """The context names ``names`` and what ``reads`` says, of a seat's table context."""
+    out = {name: ctx[name] for name in names}
+    for name in reads.context:
+        out[name] = ctx[name]
+    view = ctx["view"]
+    out["view"] = {key: view[key] for key in reads.view if key in view}
+    if reads.derived is not None:
+        out.update(reads.derived(view))
+    return out
 
 
-def seat_names(game: str, block: str) -> frozenset[str] | None:
-    """The names a block of the frame and what it includes mention (``view`` aside:
-    it is compared by the keys read; globals of the environment among them), None
-    when unknown. Worked out for all blocks of a game at once, the first time it is
-    asked."""
-    key = (game, block)
-    if key not in _names:
-        source = env.loader.get_source(env, FRAME)[0]  # type: ignore[union-attr]
-        seen: dict[str, set[str]] = {}  # template -> names, shared by the blocks
-        for found in env.parse(source).find_all(nodes.Block):
-            assert isinstance(found, nodes.Block)
-            body = nodes.Template(found.body)
-            body.set_environment(env)
-            mentioned = _mentioned(body, game, {FRAME}, seen)
-            _names[(game, found.name)] = (frozenset(mentioned - {"view"})
-                                          if mentioned is not None else None)
-        _names.setdefault(key, None)
-    return _names[key]
+def plate_contexts(ctx: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What each plate of the ring is drawn from."""
+    common = {name: ctx[name] for name in PLATE}
+    return [{"p": plate, **common} for plate in ctx["plates"]]
 
 
-def warm() -> None:
-    """Work out every game's block inputs ahead of the first push (a first push of a
-    game would otherwise pay a few hundred milliseconds for it)."""
-    from app.games import GAMES
-
-    for game in GAMES:
-        seat_names(game, FRAGMENTS[0])
+# what a part of a game's fragment may read besides what it declares
+PART = ("game", "names", "room")
 
 
-Inputs = Callable[[Mapping[str, Any]], tuple[Any, ...]]
-# (game, block) -> the block's inputs taken from a table context
-_inputs: dict[tuple[str, str], Inputs] = {}
-on_change.append(_inputs.clear)
+def parts_of(fragment: Fragment, ctx: Mapping[str, Any],
+             p: Presentation) -> list[tuple[str, str, dict[str, Any]]]:
+    """The parts of a fragment: (element id, template, what it is drawn from)."""
+    if fragment.id == SEATS:
+        return [(f"plate-{c['p'].seat}", PLATE_TEMPLATE, c) for c in plate_contexts(ctx)]
+    reads = p.reads.get(fragment.id) if fragment.game else None
+    if reads is None:
+        return []
+    return [(part.id, part.template, declared(PART, part.reads, ctx)) for part in reads.parts]
 
 
-# compared first: the inputs that tell seats and moments apart at once
-FIRST = {name: i for i, name in enumerate(
-    ("seat", "is_host", "at_turn", "my_turn", "version", "status", "holding", "turn_key"))}
+class Drawn:
+    """A fragment (or a part of one) as drawn: the template and the context it is
+    drawn from, in a language, its parts (the ring's plates, the board's trick), and
+    its HTML. A fragment with parts is drawn when its HTML is first asked for: when
+    only its parts changed, a push sends those and the whole is never needed."""
+
+    __slots__ = ("_html", "context", "id", "language", "parts", "template")
+
+    def __init__(self, language: str, template: str, context: dict[str, Any],
+                 parts: tuple[Drawn, ...] = (), id: str = "",  # noqa: A002
+                 html: Markup | None = None) -> None:
+        self.language = language
+        self.template = template
+        self.context = context
+        self.parts = parts
+        self.id = id  # a part's element id
+        self._html = html if html is not None or parts else draw(template, context)
+
+    @property
+    def html(self) -> Markup:
+        if self._html is None:
+            self._html = draw(self.template, self.context, self.parts)
+        return self._html
+
+    def fits(self, language: str, context: Mapping[str, Any],
+             parts: tuple[Drawn, ...] = ()) -> bool:
+        return (self.language == language and self.parts == parts
+                and (self.context is context or self.context == context))
 
 
-def inputs_of(game: str, block: str, ctx: Mapping[str, Any]) -> Inputs:
-    """What takes a block's inputs from a table context: the values of the context
-    names it mentions, in a fixed order (every context has the same names)."""
-    key = (game, block)
-    found = _inputs.get(key)
-    if found is None:
-        mentioned = seat_names(game, block)
-        names = sorted((set(ctx) if mentioned is None else mentioned & set(ctx)) - {"view"},
-                       key=lambda n: (FIRST.get(n, len(FIRST)), n))
-        if not names:
-            found = _no_inputs
-        elif len(names) == 1:
-            found = _one_input(names[0])
-        else:
-            found = itemgetter(*names)
-        _inputs[key] = found
-    return found
+def draw(template: str, context: Mapping[str, Any], parts: tuple[Drawn, ...] = ()) -> Markup:
+    """A fragment's HTML from its context and its parts drawn already (``parts`` in
+    order, ``part`` by id): markup, as the template escaped what it holds."""
+    if parts:
+        return Markup(env.get_template(template).render(
+            context, parts=[d.html for d in parts], part={d.id: d.html for d in parts}).strip())
+    return Markup(env.get_template(template).render(context).strip())
 
 
-_plans: dict[str, list[tuple[str, str, Inputs]]] = {}
-on_change.append(_plans.clear)
+def render_fragments(room: Room, seat: int | None, is_host: bool) -> dict[str, Markup]:
+    """Every fragment of this seat's table drawn afresh: id -> HTML (a page load)."""
+    ctx = table_context(room, seat, is_host, fresh=True)
+    p = ctx["P"]
+    language = i18n.get_language()
+    out = {}
+    for fragment in FRAGMENTS:
+        parts = tuple(Drawn(language, template, c, id=pid)
+                      for pid, template, c in parts_of(fragment, ctx, p))
+        out[fragment.id] = draw(fragment.template, context_of(fragment, ctx, p), parts)
+    return out
 
 
-def plan(game: str, ctx: Mapping[str, Any]) -> list[tuple[str, str, Inputs]]:
-    """The blocks of a game's table in page order: (block, fragment id, inputs)."""
-    found = _plans.get(game)
-    if found is None:
-        found = _plans[game] = [(b, fragment_id(b), inputs_of(game, b, ctx))
-                                for b in FRAGMENTS]
-    return found
+def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
+    """The whole table of a seat in one push."""
+    return "".join(render_fragments(room, seat, is_host).values())
 
 
-def _no_inputs(_ctx: Mapping[str, Any]) -> tuple[Any, ...]:
-    return ()
-
-
-def _one_input(name: str) -> Inputs:
-    def get(ctx: Mapping[str, Any]) -> tuple[Any, ...]:
-        return (ctx[name],)
-    return get
+def render_notice(error: str | None) -> str:
+    """The notice fragment alone (``room.error``, translated), as a push carries it:
+    sent while the room's lock is held by a write that waits for the database
+    (app.rooms.recovery), when the rest of the table cannot be drawn."""
+    return draw(FRAGMENTS[1].template, {"room": {"error": error}})
 
 
 class SharedFragments:
-    """One room's fragments of its current moment, each kept with its inputs, and
-    the parts of fragments its templates keep (``{% memo %}``, :mod:`app.web.memo`)."""
+    """One room's fragments of its current moment (between two of its announcements,
+    ``Room.moment``), each kept with its context, so that a seat whose context equals
+    one drawn already is given that HTML."""
 
     def __init__(self) -> None:
         self.moment = -1
-        self.kept: dict[tuple[str, str], list[Part]] = {}
-        self.store = Store()
-        self.renders = 0  # blocks rendered (for tests and the benchmark)
-        self.reused = 0  # blocks given from what was kept
+        self.kept: dict[tuple[str, str], list[Drawn]] = {}
+        self.renders = 0  # fragments and plates drawn (tests and the benchmark)
+        self.reused = 0  # given from what was kept
 
     def render(self, room: Room, seat: int | None, is_host: bool,
-               memo: dict[str, Part] | None = None) -> dict[str, str]:
+               memo: Mapping[str, Drawn] | None = None) -> dict[str, str]:
         """Every fragment of this seat's table: id -> HTML (see :meth:`parts`)."""
         return {fid: part.html for fid, part in self.parts(room, seat, is_host, memo).items()}
 
     def parts(self, room: Room, seat: int | None, is_host: bool,
-              memo: Mapping[str, Part] | None = None) -> dict[str, Part]:
+              memo: Mapping[str, Drawn] | None = None) -> dict[str, Drawn]:
         """Every fragment of this seat's table: id -> the drawn fragment. ``memo``:
-        what the caller (a socket) was given last, by id, looked at first."""
-        if env.auto_reload:  # development: a template may change, and what it mentions
-            return {fid: Part(i18n.get_language(), (), {}, None, html)
-                    for fid, html in render_fragments(room, seat, is_host).items()}
+        what the caller (a socket) was given last, by id, looked at first. In
+        development (templates reloaded) nothing is kept: a template may change
+        between two pushes."""
+        if env.auto_reload:
+            memo = None
+            self.kept.clear()
         if self.moment != room.moment:
             self.moment = room.moment
             self.kept.clear()
-            self.store.next_moment(room.moment)
         ctx = table_context(room, seat, is_host)
-        view = ctx["view"]
+        p = ctx["P"]
         language = i18n.get_language()
-        reads: ViewReads | None = None
-        context = None  # the blocks' rendering context, made when one must be rendered
+        memo = memo or {}
         out = {}
-        for block, fid, inputs_from in plan(room.game, ctx):
-            inputs = inputs_from(ctx)
-            got = memo.get(fid) if memo is not None else None
-            if (got is None or got.values != inputs or got.language != language
-                    or not read_alike(got, view)):
-                got = next((r for r in self.kept.get((language, block), ())
-                            if r.values == inputs and read_alike(r, view)), None)
-                if got is None:
-                    if reads is None or context is None:
-                        reads = ViewReads(view)
-                        context = frame_context({**ctx, "view": reads})
-                    noted = reads.start()
-                    self.renders += 1
-                    try:
-                        with drawing(self.store):
-                            html = render_block(block, context)
-                    except Exception:  # something wanted the view as a dict: not kept
-                        out[fid] = Part(language, inputs, {}, None,
-                                        render_block(block, frame_context(ctx)))
-                        continue
-                    split: Split = (html, {})
-                    if OPEN in html:
-                        html, split = marked_split(html)
-                    got = Part(language, inputs, noted.keys, view if noted.all else None,
-                               html, split)
-                    self.kept.setdefault((language, block), []).append(got)
-                else:
-                    self.reused += 1
-            else:
-                self.reused += 1
-            out[fid] = got
+        for fragment in FRAGMENTS:
+            old = memo.get(fragment.id)
+            before = old.parts if old is not None else ()
+            parts = tuple(
+                self._find(language, template, c, before[i] if i < len(before) else None,
+                           pid=pid)
+                for i, (pid, template, c) in enumerate(parts_of(fragment, ctx, p)))
+            out[fragment.id] = self._find(language, fragment.template,
+                                          context_of(fragment, ctx, p), old, parts)
         return out
+
+    def _find(self, language: str, template: str, context: dict[str, Any],
+              old: Drawn | None, parts: tuple[Drawn, ...] = (), pid: str = "") -> Drawn:
+        """The drawing of ``context``: the caller's own from before, one of this
+        moment's, or drawn now and kept."""
+        if old is not None and old.fits(language, context, parts):
+            self.reused += 1
+            return old
+        kept = self.kept.setdefault((language, template), [])
+        for found in kept:
+            if found.fits(language, context, parts):
+                self.reused += 1
+                return found
+        self.renders += 1
+        drawn = Drawn(language, template, context, parts, pid)
+        kept.append(drawn)
+        return drawn
+
+
+def changes(before: Mapping[str, Drawn], now: Mapping[str, Drawn]) -> str:
+    """What a socket that has ``before`` is sent to have ``now``: each fragment it
+    does not have (of one whose parts alone changed, those parts: plates of the
+    ring, the trick on the board), and the version."""
+    out = []
+    for key, drawn in now.items():
+        old = before.get(key)
+        if key == "version" or old is None:
+            out.append(drawn.html)
+        elif old is drawn:
+            continue
+        elif (drawn.parts and [d.id for d in old.parts] == [d.id for d in drawn.parts]
+              and old.language == drawn.language and old.context == drawn.context):
+            out.extend(new.html for was, new in zip(old.parts, drawn.parts, strict=True)
+                       if was is not new and was.html != new.html)
+        elif old.html != drawn.html:
+            out.append(drawn.html)
+    return "".join(out)
 
 
 _shared: dict[int, SharedFragments] = {}
@@ -286,106 +289,9 @@ def shared(room: Room) -> SharedFragments:
     return found
 
 
-OOB_AT = re.compile(r"^<([a-zA-Z][\w-]*)")
-
-
-
-
-@lru_cache(maxsize=512)  # a fragment shared by the seats is taken apart once
-def inner_ids(html: str) -> Split:
-    """A fragment with its outermost inner elements that carry an id taken out: the
-    rest (with a mark where each was) and id -> element (not to be changed: it is
-    kept for the next caller). None if the tags do not nest (then the fragment is
-    only ever sent whole)."""
-    if html.find(" id=", html.find(">")) < 0:  # no id inside the outermost element
-        return html, {}
-    shell: list[str] = []
-    parts: dict[str, str] = {}
-    depth = 0
-    cut = 0  # end of the last piece taken into the shell
-    inside: tuple[str, int, int] | None = None  # id, start, depth it opened at
-    for m in TAG.finditer(html):
-        closing, name = m[1], m[2].lower()
-        empty = bool(m[4]) or name in VOID
-        if closing:
-            depth -= 1
-            if depth < 0:
-                return None
-            if inside is not None and depth == inside[2]:
-                key, start, _ = inside
-                shell += [html[cut:start], f"\0{key}\0"]
-                parts[key] = html[start:m.end()]
-                cut, inside = m.end(), None
-            continue
-        found = ID.search(m[3]) if inside is None and depth >= 1 else None
-        if found is not None:
-            key = found[1] or found[2]
-            if key in parts:
-                return None
-            if empty:
-                shell += [html[cut:m.start()], f"\0{key}\0"]
-                parts[key] = m[0]
-                cut = m.end()
-            else:
-                inside = (key, m.start(), depth)
-        if not empty:
-            depth += 1
-    if depth != 0 or inside is not None:
-        return None
-    shell.append(html[cut:])
-    return "".join(shell), parts
-
-
-def split_of(part: Part) -> Split:
-    """A drawn fragment taken apart (:func:`inner_ids` when it was not at drawing)."""
-    return part.split if part.split is not None else inner_ids(part.html)
-
-
-def marked_split(html: str) -> tuple[str, Split]:
-    """A fragment drawn with marked parts (:func:`app.web.memo.marked`): the HTML
-    without the marks, and the fragment taken apart at them, as :func:`inner_ids`
-    gives it (None if two parts have the same id: then it is only sent whole)."""
-    pieces = html.split(OPEN)
-    clean = [pieces[0]]
-    shell = [pieces[0]]
-    parts: dict[str, str] = {}
-    for piece in pieces[1:]:
-        element, rest = piece.split(CLOSE, 1)
-        found = ID.search(element, 0, element.find(">"))
-        key = (found[1] or found[2]) if found else ""
-        if not key or key in parts:
-            return html.replace(OPEN, "").replace(CLOSE, ""), None
-        parts[key] = element
-        clean += [element, rest]
-        shell += [f"\0{key}\0", rest]
-    return "".join(clean), ("".join(shell), parts)
-
-
-def narrowed(old: str, new: str) -> str | None:
-    """What to send instead of ``new`` when only elements with an id inside it
-    changed since ``old``: those elements, each swapped by its id. None when more
-    changed (the fragment goes whole)."""
-    return narrowed_split(inner_ids(old), inner_ids(new))
-
-
-# the last narrowings of fragments the seats share (every socket that had the same
-# fragment before asks for the same one): (id(a), id(b)) -> (a, b, result); a and b
-# are kept with it, so their ids stay theirs
-_narrowings: dict[tuple[int, int], tuple[Split, Split, str | None]] = {}
-NARROWINGS_KEPT = 256
-
-
-def narrowed_split(a: Split, b: Split) -> str | None:
-    """:func:`narrowed` of two fragments already taken apart by :func:`inner_ids`."""
-    if a is None or b is None or a[0] != b[0]:
-        return None
-    pair = (id(a), id(b))
-    kept = _narrowings.get(pair)
-    if kept is not None and kept[0] is a and kept[1] is b:
-        return kept[2]
-    out = "".join(OOB_AT.sub(r'<\1 hx-swap-oob="true"', html, count=1)
-                  for key, html in b[1].items() if a[1][key] != html)
-    if len(_narrowings) >= NARROWINGS_KEPT:
-        _narrowings.clear()
-    _narrowings[pair] = (a, b, out)
-    return out
+def warm() -> None:
+    """Compile the table's templates and every game's ahead of the first push (the
+    first push of a game would otherwise wait for it)."""
+    for name in env.list_templates():
+        if name.startswith(("table/", "games/")):
+            env.get_template(name)

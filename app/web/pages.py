@@ -24,6 +24,7 @@ from app.web.deps import (
     set_player_cookie,
     set_room_cookie,
 )
+from app.web.fragments import render_fragments
 from app.web.limits import client_key
 from app.web.messages import error_text
 from app.web.presentation import find, presentation
@@ -80,8 +81,8 @@ async def _room_page(request: Request, service: Service, room_id: str, *,
     is_host = room.is_host(request.cookies.get(HOST_COOKIE))
     ctx = table_context(room, seat, is_host, fresh=True)
     ctx.update(chat_context(room, seat, is_host, await service.chat.messages(room)))
-    ctx.update(room_url=room_url(request, room.id),
-               join_error=join_error, join_name=join_name, oob=False)
+    ctx.update(room_url=room_url(request, room.id), join_error=join_error,
+               join_name=join_name, table=render_fragments(room, seat, is_host))
     return templates.TemplateResponse(request, "room.html", ctx, status_code=status_code)
 
 

@@ -84,6 +84,56 @@ def trick_game_buttons(legal: list[str]) -> Buttons:
     return shown, shown[:1]
 
 
+@dataclass(frozen=True)
+class Reads:
+    """What this game's template inside one fragment of the table reads
+    (:mod:`app.web.fragments`): keys of the seat's view, and names of the table's
+    context beyond those the fragment's shared template reads. The fragment is drawn
+    from these alone, so seats whose values are equal share one drawing."""
+
+    view: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+    #: values the template reads by name, worked out from the seat's view (so that
+    #: the fragment is drawn again when they change, not whenever the view does)
+    derived: Callable[[View], Mapping[str, Any]] | None = None
+    #: elements of the fragment drawn on their own from what they read (the template
+    #: shows each as ``part["<id>"]``), pushed alone when only they changed
+    parts: tuple[Part, ...] = ()
+
+
+@dataclass(frozen=True)
+class Part:
+    """An element of a fragment (its outermost element carries ``id`` and
+    ``hx-swap-oob``) drawn from ``template`` with what ``reads`` names, for instance
+    the trick on the board, which changes with every card while the rest of the
+    board stays."""
+
+    id: str
+    template: str
+    reads: Reads
+
+
+def deal_begun(view: View) -> dict[str, bool]:
+    """``deal_begun``: a card of the deal in play was played (a trick lies on the
+    table or was won); until then the table shows the last deal's result."""
+    return {"deal_begun": bool(view.get("trick")) or any(view.get("tricks_won") or ())}
+
+
+def trick_parts(*trump: str) -> tuple[Part, ...]:
+    """The trick on a trick game's board as parts of it: the trick
+    (``table/trick.html``), the note under it once it is won
+    (``table/trick_note.html``) and the last trick folded away
+    (``table/last_trick.html``), each drawn from what it reads (``trump``: the keys
+    of the view the game's trump marker reads), each pushed alone when only it
+    changed."""
+    return (Part("trick", "table/trick.html",
+                 Reads(view=("last_trick", "leader", "phase", "trick", *trump))),
+            Part("trick-note", "table/trick_note.html",
+                 Reads(view=("last_trick", "phase", "trick", "turn"))),
+            Part("last-trick", "table/last_trick.html",
+                 Reads(view=("last_trick", "trick", *trump))))
+
+
 class FormError(ValueError):
     """A game's form could not be turned into an action (the message says why)."""
 
@@ -136,6 +186,11 @@ class Presentation:
     #: or raises :class:`FormError` with a message for the player
     forms: Mapping[str, Callable[[Mapping[str, Any], View], str]] = field(
         default_factory=dict)
+    #: what this game's templates in the table's fragments read, by fragment id
+    #: ("board", "status", "actions", "hand", "result"): see :class:`Reads`. A fragment
+    #: the game says nothing of is drawn from the seat's whole view and context (always
+    #: right, never shared between seats)
+    reads: Mapping[str, Reads] = field(default_factory=dict)
 
     @property
     def template_dir(self) -> Path:

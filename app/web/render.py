@@ -1,14 +1,12 @@
-"""Rendering: one path from (room, seat) to the HTML that seat may see.
+"""Rendering: the templates' environment, and what a seat's table is drawn from.
 
-Every fragment carries a stable id and ``hx-swap-oob`` so the htmx WebSocket
-extension swaps each into place; the first page load renders the very same
-fragments, so a reload and a push can never disagree. A push renders the fragments
-one by one (the blocks of ``table/frame.html``, see :mod:`app.web.fragments`), and
-a fragment whose HTML would be the same for two seats is rendered once.
-
-Templates come from ``templates/``; ``games/<game>/...`` comes from the folder of
-that game's presentation (``templates/games/<game>/`` for the built-in games, any
-folder for a game registered at run time). Words go through ``_`` (jinja2.ext.i18n).
+Stock Jinja2 through its public API: one :class:`jinja2.Environment` with a loader
+(:class:`TemplateLoader`), globals and filters, the i18n extension and
+:class:`OneBreak`. Templates come from ``templates/``; ``games/<game>/...`` comes from
+the folder of that game's presentation (``templates/games/<game>/`` for the built-in
+games, any folder for a game registered at run time). Words go through ``_``
+(jinja2.ext.i18n). :func:`table_context` is everything a seat's table is drawn from;
+:mod:`app.web.fragments` says what each fragment of it reads and draws it.
 """
 
 from __future__ import annotations
@@ -16,35 +14,27 @@ from __future__ import annotations
 import json
 import re
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
-from types import BuiltinFunctionType, FunctionType, MethodType
 from typing import Any
 from urllib.parse import urlencode
 
-import markupsafe
 from fastapi.templating import Jinja2Templates
-from jinja2 import BaseLoader, Environment, FileSystemLoader, Template, TemplateNotFound, nodes
-from jinja2.compiler import CodeGenerator
+from jinja2 import BaseLoader, Environment, FileSystemLoader, TemplateNotFound
 from jinja2.ext import Extension
 from jinja2.lexer import Token, TokenStream
-from jinja2.runtime import Context
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from app import i18n
 from app.config import get_settings
 from app.games import GAMES
-from app.rooms.pacing import pause_left, waiting_for
-from app.rooms.presence import is_connected
-from app.rooms.quotas import nobody_plays_on
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
-from app.rooms.turns import RELEASED, awaited, away_due, clock_left, wall_time
+from app.rooms.table_state import seat_state, table_state
 from app.web.assets import static_url
 from app.web.cards import Face, card_badge, face, is_trump, suit_label
 from app.web.charts import score_chart
-from app.web.memo import MemoExtension, ViewReads
 from app.web.presentation import (
     TEMPLATES,
     find,
@@ -106,40 +96,6 @@ class TemplateLoader(BaseLoader):
         return sorted(names)
 
 
-# Types whose items a template reads as ``x.name``, mostly the views' dicts: the
-# attribute names an instance has (anything else is an item, as Jinja2 would find it
-# after the attribute lookup failed, which costs an exception at every dot)
-ITEM_TYPES: dict[type, frozenset[str]] = {dict: frozenset(dir(dict))}
-_LRU_WRAPPER = type(lru_cache(maxsize=None)(lambda: None))
-
-
-class TableContext(Context):
-    """Jinja2's rendering context, with a short way to call a plain function (every
-    ``{{ f(x) }}`` goes through :meth:`call`, which otherwise asks the callable for a
-    ``pass_context`` mark three times, each a failed attribute lookup)."""
-
-    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
-        kind = type(__obj)
-        if kind is FunctionType or kind is _LRU_WRAPPER:
-            plain = "jinja_pass_arg" not in __obj.__dict__
-        elif kind is BuiltinFunctionType:
-            plain = True  # a builtin carries no mark
-        elif kind is MethodType:
-            plain = "jinja_pass_arg" not in getattr(__obj.__func__, "__dict__", ())
-        else:
-            plain = False
-        if not plain:
-            return super().call(__obj, *args, **kwargs)
-        if kwargs:
-            kwargs.pop("_block_vars", None)
-            kwargs.pop("_loop_vars", None)
-        try:
-            return __obj(*args, **kwargs)
-        except StopIteration:
-            return __self.environment.undefined(
-                "value was undefined because a callable raised a StopIteration exception")
-
-
 BREAKS = re.compile(r"[ \t\r]*\n[ \t\r\n]*")
 
 
@@ -156,117 +112,14 @@ class OneBreak(Extension):
             yield token
 
 
-# markupsafe's escaping of a plain string to a plain string (its C speedup), which
-# ``escape`` wraps in ``Markup(...)``, a call of Python code, for every value
-_escape_text: Callable[[str], str] | None = getattr(markupsafe, "_escape_inner", None)
-
-
-def fast_escape(value: Any) -> Markup:
-    """``escape`` as the compiled templates call it for every ``{{ ... }}``: markup
-    (a translated word, a card face, a kept part) is given back as it is instead of
-    being copied, and a plain string (a name, a title) is escaped by markupsafe's
-    own function and made markup without a call of Python code more."""
-    kind = type(value)
-    if kind is Markup:
-        return value
-    if kind is int:  # digits and a sign: nothing to escape
-        return str.__new__(Markup, value)
-    if kind is str and _escape_text is not None:
-        return str.__new__(Markup, _escape_text(value))
-    return escape(value)
-
-
-class TableCodeGenerator(CodeGenerator):
-    """Jinja2's code generator; compiled templates escape with :func:`fast_escape`."""
-
-    def writeline(self, x: str, node: nodes.Node | None = None, extra: int = 0) -> None:
-        super().writeline(x, node, extra)
-        if x.startswith("from jinja2.runtime import "):
-            super().writeline("from app.web.render import fast_escape as escape")
-
-
-class TableEnvironment(Environment):
-    """Jinja2's environment, made cheaper where the table's templates spend their
-    time, with the same results:
-
-    * a template's globals are a plain dict, copied from the environment's when the
-      template is loaded, instead of a ``ChainMap`` over them: every rendering context
-      and every ``{% include %}`` copies a template's globals, and iterating a
-      ``ChainMap`` is many times slower than a dict. All globals are set when this
-      module is imported, before any template is loaded (and a change of the games
-      drops the loaded templates, ``on_change``);
-    * ``x.name`` of a dict (the views are dicts of dicts) looks up the item at once
-      when a dict has no such attribute (:data:`ITEM_TYPES`);
-    * calls of plain functions skip the ``pass_context`` checks (:class:`TableContext`);
-    * markup is not copied when it is escaped (:func:`fast_escape`);
-    * a loaded template is found by its name in a plain dict (every ``{% include %}``
-      asks for its template at every render; Jinja2's own cache makes a weak
-      reference and takes a lock for each), unless templates are reloaded
-      (development). Names do not depend on the including template (no
-      ``join_path``).
-    """
-
-    context_class = TableContext
-    code_generator_class = TableCodeGenerator
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.loaded: dict[str | tuple[str, ...], Template] = {}
-
-    def get_template(self, name: str | Template, parent: str | None = None,
-                     globals: MutableMapping[str, Any] | None = None) -> Template:
-        if type(name) is not str or globals is not None or self.auto_reload:
-            return super().get_template(name, parent, globals)
-        found = self.loaded.get(name)
-        if found is None:
-            found = self.loaded[name] = super().get_template(name)
-        return found
-
-    def select_template(self, names: Iterable[str | Template], parent: str | None = None,
-                        globals: MutableMapping[str, Any] | None = None) -> Template:
-        key = tuple(names) if not isinstance(names, str) else (names,)
-        if (globals is not None or self.auto_reload
-                or any(type(n) is not str for n in key)):
-            return super().select_template(key, parent, globals)
-        found = self.loaded.get(key)  # type: ignore[arg-type]
-        if found is None:
-            found = super().select_template(key)
-            self.loaded[key] = found  # type: ignore[index]
-        return found
-
-    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
-        return {**self.globals, **(d or {})}
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        own = ITEM_TYPES.get(type(obj))
-        if own is not None and attribute not in own:
-            try:
-                return obj[attribute]
-            except KeyError:
-                return self.undefined(obj=obj, name=attribute)
-        try:  # Environment.getattr, without a call more at every dot
-            return getattr(obj, attribute)
-        except AttributeError:
-            pass
-        try:
-            return obj[attribute]
-        except (TypeError, LookupError, AttributeError):
-            return self.undefined(obj=obj, name=attribute)
-
-
 loader = TemplateLoader()
-env = TableEnvironment(loader=loader, autoescape=True, extensions=[OneBreak])
+env = Environment(loader=loader, autoescape=True, extensions=[OneBreak, "jinja2.ext.i18n"],
+                  auto_reload=get_settings().dev)
 templates = Jinja2Templates(env=env)
 on_change.append(loader.missing.clear)
-# Templates are compiled once and kept; only in development (DEV=true) is every
-# template's file checked for a change on each render.
-env.auto_reload = get_settings().dev
+# Templates are compiled once and kept (Jinja2's own cache); only in development
+# (DEV=true) is every template's file checked for a change on each render.
 on_change.append(env.cache.clear if env.cache is not None else lambda: None)
-on_change.append(env.loaded.clear)
-env.add_extension("jinja2.ext.i18n")
-env.add_extension(MemoExtension)
-# a view whose reads are noted: ``view.x`` is its item at once, as for a dict
-ITEM_TYPES[ViewReads] = frozenset(dir(ViewReads))
 env.install_gettext_callables(  # type: ignore[attr-defined]
     lambda message: i18n.gettext(message),
     lambda singular, plural, n: i18n.ngettext(singular, plural, n),
@@ -533,38 +386,21 @@ def room_context(room: Room, fresh: bool = False) -> dict[str, Any]:
     if (not fresh and kept is not None and kept[0] == room.moment
             and now - kept[1] < ROOM_CONTEXT_TTL):
         return kept[2]
-    holding = room.hold is not None
-    info = GAMES[room.game]
-    clock = clock_left(room)
-    public = room.view_and_legal(None, shared=True)[0]  # what every seat sees
-    # tuples, so that the parts of templates that mention them are found by hashing
-    teams = tuple(tuple(t) for t in (public.get("teams") or [] if room.match is not None
-                                     else room.teams()))
+    state = table_state(room)
     facts = TableFacts.of(room)
-    away = {} if holding else away_left_ms(room)
-    clock_ms = int(clock * 1000) if clock is not None else None
-    clock_at = (int(wall_time(room, room.turn_deadline) * 1000)
-                if clock is not None and room.turn_deadline is not None else None)
-    clock_seats = ([s for s in awaited(room) if s not in room.stand_ins]
-                   if clock is not None and not holding else [])
     ctx = {
-        "room": facts, "names": tuple(room.names()), "info": info,
-        "P": presentation(room.game), "status": room.status, "game": room.game,
-        "version": room.version, "window_ms": int(room.window_left() * 1000),
-        "teams": teams, "holding": holding,
-        "hold": replace(room.hold, ready=set(room.hold.ready)) if room.hold else None,
-        "waiting_for": waiting_for(room), "pause_ms": int(pause_left(room) * 1000),
-        "stand_ins": dict(room.stand_ins),
-        "released": sorted(s for s, why in room.stand_ins.items() if why == RELEASED),
-        "clock_ms": clock_ms, "clock_at": clock_at, "clock_seats": clock_seats,
-        "connected": {s for s in range(room.players) if is_connected(room, s)},
-        # seats out of the match (Match.seats_out), and whether nobody at the table
-        # can play on any more (the room ends the match once the result was seen)
-        "seats_out": tuple(room.match.seats_out()) if room.match is not None else (),
-        "nobody_plays_on": nobody_plays_on(room),
-        "away_ms": away,
-        "plates": plates(facts, public, holding, teams, room.stand_ins, away,
-                         clock_ms, clock_at, clock_seats),
+        "room": facts, "names": tuple(room.names()), "info": GAMES[room.game],
+        "P": presentation(room.game), "status": state.status, "game": room.game,
+        "version": state.version, "window_ms": state.window_ms, "teams": state.teams,
+        "holding": state.holding, "hold": state.hold, "waiting_for": state.waiting_for,
+        "pause_ms": state.pause_ms, "stand_ins": state.stand_ins, "released": state.released,
+        "clock_ms": state.clock_ms, "clock_at": state.clock_at,
+        "clock_seats": state.clock_seats, "connected": state.connected,
+        "seats_out": state.seats_out, "nobody_plays_on": state.nobody_plays_on,
+        "away_ms": state.away_ms,
+        "plates": plates(facts, state.public, state.holding, state.teams, state.stand_ins,
+                         state.away_ms, state.clock_ms, state.clock_at,
+                         list(state.clock_seats)),
     }
     if kept is not None:
         before = kept[2]
@@ -579,15 +415,11 @@ def room_context(room: Room, fresh: bool = False) -> dict[str, Any]:
 def table_context(room: Room, seat: int | None, is_host: bool,
                   fresh: bool = False) -> dict[str, Any]:
     """What a seat's table is drawn from: the room's part (:func:`room_context`) and
-    the seat's own (its view, its legal actions, whether it is its turn...)."""
+    the seat's own (:func:`app.rooms.table_state.seat_state`: its view, its legal
+    actions, whether it is its turn...)."""
     shared = room_context(room, fresh)
-    view, legal = room.view_and_legal(seat, shared=True)  # read only: templates
-    holding = shared["holding"]
-    match = room.match
-    my_turn = (seat is not None and shared["status"] == "playing" and not holding
-               and match is not None and bool(legal) and match.must_act(seat)
-               and seat not in room.stand_ins)
-    queued = room.queued.get(seat) if seat is not None else None
+    own = seat_state(room, seat, shared["holding"], shared["status"])
+    view, legal, my_turn = own.view, own.legal, own.my_turn
     title = f"{shared['info'].title} · Stammtisch"
     return {
         **shared, "seat": seat, "is_host": is_host, "view": view, "legal": legal,
@@ -598,19 +430,10 @@ def table_context(room: Room, seat: int | None, is_host: bool,
         "at_turn": seat is not None and view.get("turn") == seat,
         "turn_key": shared["version"] if my_turn else "",
         "watching": seat is None,
-        "stood_in": room.stand_ins.get(seat) if seat is not None else None,
-        "queued": queued[0] if queued else None,
+        "stood_in": own.stood_in, "queued": own.queued,
         "my_turn": my_turn, "title": (TURN_MARK + title) if my_turn else title,
         "viewer_free": seat is None and room.match is None and bool(room.free_seats),
     }
-
-
-def away_left_ms(room: Room) -> dict[int, int]:
-    """Seats whose move is awaited while nobody is at them (no open page or socket):
-    the milliseconds until a bot plays for them (``app.rooms.turns.away_due``), so
-    the table says why it waits and for how long."""
-    now = room.clock.now()
-    return {s: int(max(0.0, due - now) * 1000) for s, due in away_due(room).items()}
 
 
 def rematch_context(room: Room, is_host: bool) -> dict[str, Any]:
@@ -623,44 +446,3 @@ def rematch_context(room: Room, is_host: bool) -> dict[str, Any]:
 
 def render_flash(message: str, kind: str = "error") -> str:
     return env.get_template("table/flash.html").render(message=message, kind=kind, oob=True)
-
-
-FRAME = "table/frame.html"
-# The blocks of table/frame.html in page order; each is the fragment whose id is its
-# name with "-" for "_".
-FRAGMENTS = ("turn_signal", "notice", "seats", "board", "status", "actions", "hand",
-             "result", "host_end", "rematch", "version")
-OOB = 'hx-swap-oob="true"'
-
-
-def fragment_id(block: str) -> str:
-    return block.replace("_", "-")
-
-
-def frame_context(ctx: dict[str, Any]) -> Context:
-    """The context the frame's blocks render in, one per seat and push."""
-    return env.get_template(FRAME).new_context({**ctx, "oob": True, "oobattr": OOB})
-
-
-def render_block(block: str, context: Context) -> str:
-    """One fragment of the frame as a push sends it, with ``hx-swap-oob``."""
-    return "".join(env.get_template(FRAME).blocks[block](context)).strip()
-
-
-def render_notice(error: str | None) -> str:
-    """The notice fragment alone (``room.error``, translated), as a push carries it:
-    sent while the room's lock is held by a write that waits for the database
-    (app.rooms.recovery), when the rest of the table cannot be drawn."""
-    return render_block("notice", frame_context({"room": {"error": error}}))
-
-
-def render_fragments(room: Room, seat: int | None, is_host: bool) -> dict[str, str]:
-    """Every fragment of this seat's table: id -> HTML."""
-    context = frame_context(table_context(room, seat, is_host, fresh=True))
-    return {fragment_id(b): render_block(b, context) for b in FRAGMENTS}
-
-
-def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
-    """The whole table of a seat in one piece, every fragment with ``hx-swap-oob``."""
-    return env.get_template(FRAME).render(table_context(room, seat, is_host, fresh=True),
-                                          oob=True)

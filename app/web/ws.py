@@ -52,13 +52,12 @@ from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web.chat_view import chat_context, render_chat_line, render_chat_state
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
-from app.web.fragments import narrowed_split, shared, split_of
+from app.web.fragments import Drawn, changes, render_frame, render_notice, shared
 from app.web.language import choose as choose_language
 from app.web.limits import TooMany, client_key, json_too_deep
-from app.web.memo import Part
 from app.web.messages import error_text
 from app.web.presentation import FormError, presentation
-from app.web.render import env, render_flash, render_frame, render_notice
+from app.web.render import env, render_flash
 from app.web.share import rematch_changes
 
 log = logging.getLogger("stammtisch.ws")
@@ -99,7 +98,7 @@ class Connection:
         self.stale = True  # the table must be drawn again
         self.flashes: list[str] = []
         self.outbox: list[str] = []  # fragments to send as they are (chat lines)
-        self.sent: dict[str, Part] = {}  # fragment id -> what this socket got last
+        self.sent: dict[str, Drawn] = {}  # fragment id -> what this socket got last
         self.closed = False
         self.writer = secrets.token_hex(8)  # tells spectators apart for the chat's limit
         # the seat changed hands since the last push ("moved", "released"): said in a
@@ -161,19 +160,13 @@ class Connection:
             return
         self.dirty.set()
 
-    def changes(self, parts: dict[str, Part]) -> str:
-        """The fragments this socket does not have yet (of a fragment that changed
-        only inside elements with an id, those elements), and the version; what it
-        has from now on is ``parts``."""
-        out = []
-        for key, part in parts.items():
-            old = self.sent.get(key)
-            if key == "version" or old is None:
-                out.append(part.html)
-            elif old is not part and old.html != part.html:
-                out.append(narrowed_split(split_of(old), split_of(part)) or part.html)
+    def changes(self, parts: dict[str, Drawn]) -> str:
+        """The fragments this socket does not have yet (of the ring whose plates
+        alone changed, those plates), and the version; what it has from now on is
+        ``parts``."""
+        out = changes(self.sent, parts)
         self.sent = parts
-        return "".join(out)
+        return out
 
     async def sender(self) -> None:
         try:

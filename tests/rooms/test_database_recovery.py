@@ -22,7 +22,7 @@ from app.rooms.clock import ManualClock
 from app.rooms.errors import Illegal, Unavailable
 from app.rooms.recovery import MAX_PAUSE_S, SLOW_WRITE_S
 from app.rooms.service import RoomService
-from app.web.render import render_frame
+from app.web.fragments import render_frame
 from tests.conftest import migrate
 from tests.locks import write_lock
 from tests.rooms.test_quotas_and_presence import tick

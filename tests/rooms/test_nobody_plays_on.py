@@ -14,7 +14,7 @@ from app.rooms.quotas import NOBODY_PLAYS_ON_ACTION, nobody_plays_on
 from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web import replay
-from app.web.render import render_frame
+from app.web.fragments import render_frame
 from tests.rooms.test_turns_and_pacing import scenario, tick
 
 # five seats, 4 chips each and a stake of 4: Anna deals first and stakes her last

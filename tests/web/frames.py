@@ -18,8 +18,7 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 
 from app.web.cards import face
-from app.web.fragments import inner_ids
-from app.web.render import FRAGMENTS, fragment_id
+from app.web.fragments import FRAGMENT_IDS
 
 VERSION_RE = re.compile(r'id="version"[^>]*data-version="(\d+)"')
 ACTION_RE = re.compile(r'<button[^>]*data-action="([^"]+)"')
@@ -28,7 +27,27 @@ TAG_RE = re.compile(r'<(/?)([a-zA-Z][\w-]*)((?:[^>"\']|"[^"]*"|\'[^\']*\')*?)(/?
 ID_RE = re.compile(r'^<[a-zA-Z][\w-]*(?:\s+[\w-]+="[^"]*")*?\s+id="([^"]+)"')
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
         "source", "track", "wbr"}
-TABLE_IDS = [fragment_id(b) for b in FRAGMENTS]
+TABLE_IDS = list(FRAGMENT_IDS)
+
+
+def element_span(html: str, key: str) -> tuple[int, int] | None:
+    """Where the element with id ``key`` starts and ends in ``html`` (None: absent)."""
+    depth, start = 0, -1
+    for m in TAG_RE.finditer(html):
+        closing, name, self_closing = m[1], m[2].lower(), m[4]
+        if start < 0:
+            if not closing and re.search(rf'\sid="{re.escape(key)}"', m[3]):
+                if self_closing or name in VOID:
+                    return m.start(), m.end()
+                start, depth = m.start(), 1
+            continue
+        if closing:
+            depth -= 1
+            if depth == 0:
+                return start, m.end()
+        elif not self_closing and name not in VOID:
+            depth += 1
+    return None
 
 
 def top_level(frame: str) -> list[tuple[str | None, str]]:
@@ -64,13 +83,9 @@ class TableSocket:
     def swap_inner(self, key: str, html: str) -> bool:
         """Put an element pushed alone in its place inside a fragment (by its id)."""
         for name, fragment in self.table.items():
-            found = inner_ids(fragment)
-            if found is not None and key in found[1]:
-                shell, parts = found[0], dict(found[1])
-                parts[key] = html.replace(' hx-swap-oob="true"', "", 1)
-                for k, part in parts.items():
-                    shell = shell.replace(f"\0{k}\0", part)
-                self.table[name] = shell
+            span = element_span(fragment, key)
+            if span is not None:
+                self.table[name] = str(fragment)[:span[0]] + html + str(fragment)[span[1]:]
                 return True
         return False
 

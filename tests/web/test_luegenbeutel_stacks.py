@@ -28,7 +28,7 @@ def test_cards_laid_in_a_turn_in_progress_lie_face_down_for_everybody() -> None:
     how many and as what number, before the turn ends; never which cards."""
     from app.games import new_match
     from app.rooms.room import Room, Seat
-    from app.web.render import render_fragments
+    from app.web.fragments import render_fragments
     from tests.web.frames import hidden_titles
 
     room = Room(id="r", game="luegenbeutel", players=3, options={"challenge_ms": 0},

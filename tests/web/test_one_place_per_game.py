@@ -16,6 +16,7 @@ from app.db import Database, repo
 from app.games import GAMES
 from app.rooms.service import RoomService
 from app.web import replay
+from app.web.fragments import render_frame
 from app.web.presentation import (
     TEMPLATES,
     Face,
@@ -25,7 +26,7 @@ from app.web.presentation import (
     register,
     unregister,
 )
-from app.web.render import env, render_frame
+from app.web.render import env
 from tests.conftest import migrate
 from tests.games import toy_game
 from tests.rooms.test_service_durability import run

@@ -8,15 +8,21 @@ import random
 from typing import Any
 
 import pytest
-from jinja2 import TemplateNotFound
 
 from app import i18n
 from app.games import new_match
 from app.rooms.clock import ManualClock
 from app.rooms.room import Room, Seat
-from app.web.fragments import SharedFragments, narrowed, seat_names, shared
-from app.web.memo import Part, ViewReads
-from app.web.render import FRAGMENTS, env, fragment_id, render_fragments
+from app.web.fragments import (
+    FRAGMENTS,
+    PLATE_TEMPLATE,
+    Drawn,
+    SharedFragments,
+    changes,
+    render_fragments,
+    shared,
+)
+from app.web.render import env
 from tests.conftest import Server
 from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import (
@@ -30,8 +36,6 @@ from tests.web.frames import (
 )
 from tests.web.test_render_states import VARIANTS
 
-INSIDE = {"trick": "board", "last-trick": "board"}  # elements with an id, pushed alone
-
 
 def _ids(raw: str) -> set[str]:
     """The fragments a push touches (a plate or the trick alone counts as its
@@ -42,8 +46,8 @@ def _ids(raw: str) -> set[str]:
             out.add(key)
         elif key is not None and key.startswith("plate-"):
             out.add("seats")
-        elif key in INSIDE:
-            out.add(INSIDE[key])
+        elif key in ("trick", "trick-note", "last-trick"):  # parts of the board
+            out.add("board")
     return out
 
 
@@ -124,20 +128,20 @@ def test_a_shared_fragment_is_the_same_for_every_seat_and_holds_no_hand() -> Non
     assert board.count('class="played') == 2
     cards = [c for s in range(4) for c in match.view(s)["hand"]]
     assert not any(t in board for t in hidden_titles("schafkopf", cards))
-    assert "hand" not in seat_names("schafkopf", "board")  # type: ignore[operator]
     # each hand is its own: four different ones, none holding another seat's cards
     assert len({per_seat[s]["hand"] for s in range(4)}) == 4
     for s in range(4):
         others = [c for o in range(4) if o != s for c in match.view(o)["hand"]]
         assert not any(t in per_seat[s]["hand"] for t in hidden_titles("schafkopf", others))
-    # 11 fragments for 5 viewers: the shared ones are rendered once
-    assert cache.renders + cache.reused == 5 * len(FRAGMENTS)
+    # 11 fragments, 4 plates and the trick's 3 parts for 5 viewers: the shared ones are
+    # rendered once
+    assert cache.renders + cache.reused == 5 * (len(FRAGMENTS) + 4 + 3)
     assert cache.reused >= 4 * 3  # board, notice, version at least
     # a change of the room starts afresh
     before = cache.renders
     room.changed()
     cache.render(room, 1, False)
-    assert cache.renders == before + len(FRAGMENTS)
+    assert cache.renders == before + len(FRAGMENTS) + 4 + 3
 
 
 def test_the_ring_of_plates_is_the_same_for_every_seated_player() -> None:
@@ -156,8 +160,8 @@ def test_the_ring_of_plates_is_the_same_for_every_seated_player() -> None:
         renders = cache.renders
         per_seat = {s: cache.render(room, s, s == 0) for s in range(4)}
         assert len({per_seat[s]["seats"] for s in (1, 2, 3)}) == 1
-        assert len(cache.kept[("en", "seats")]) <= 2
-        assert cache.renders - renders <= 2 + 3 * (len(FRAGMENTS) - 1)
+        assert len(cache.kept[("en", "table/fragments/seats.html")]) <= 2
+        assert cache.renders - renders <= 2 + 4 * 2 + 3 * (len(FRAGMENTS) - 1)
         ring = per_seat[1]["seats"]
         assert " me" not in ring and "--x" not in ring and ring.count('class="you"') == 4
         assert [f'data-seat="{s}" style="--s: {s}"' in ring for s in range(4)] == [True] * 4
@@ -165,7 +169,8 @@ def test_the_ring_of_plates_is_the_same_for_every_seated_player() -> None:
         for s in range(4):
             assert f'class="hand-area" data-seat="{s}"' in per_seat[s]["hand"]
     assert 'class="hand-area" data-seat=""' in cache.render(room, None, False)["hand"]
-    assert not {"seat", "order", "ring"} & (seat_names("schafkopf", "seats") or {"seat"})
+    seats = next(f for f in FRAGMENTS if f.id == "seats")
+    assert not {"seat", "order", "ring"} & set(seats.names)
 
 
 @pytest.mark.parametrize(("game", "players", "options"), VARIANTS,
@@ -182,7 +187,7 @@ def test_shared_rendering_gives_each_seat_exactly_its_own_table(
     rng = random.Random(players)
     match = room.match
     assert match is not None
-    memos: dict[tuple[int | None, str], dict[str, Part]] = {}
+    memos: dict[tuple[int | None, str], dict[str, Drawn]] = {}
     for step in range(60):
         room.version = step
         room.tell()
@@ -211,6 +216,9 @@ def test_a_fragment_is_rendered_again_only_when_what_it_shows_changed() -> None:
     match = room.match
     assert match is not None
     cache = SharedFragments()
+    seat = sorted(match.to_act())[0]
+    match.apply(seat, match.legal_actions(seat)[0])  # the deal has begun
+    room.changed()
     first = {s: cache.parts(room, s, False) for s in range(4)}
     seat = sorted(match.to_act())[0]
     match.apply(seat, match.legal_actions(seat)[0])
@@ -226,54 +234,51 @@ def test_a_fragment_is_rendered_again_only_when_what_it_shows_changed() -> None:
         assert {k: p.html for k, p in after[s].items()} == render_fragments(room, s, False)
     assert after[seat]["hand"] != first[seat]["hand"]
     rendered = cache.renders - before
-    # the board, the ring, the version once; two hands; the status, the turn signal
-    # and the buttons for the one to play and the others
-    assert rendered <= 3 + 2 + 3 * 2, rendered
+    # the board with its trick, the ring with its two plates whose turn mark moved,
+    # the version, once; two hands; the status, the turn signal and the buttons for
+    # the one to play and the others
+    assert rendered <= 6 + 2 + 3 * 2, rendered
 
 
-def test_a_fragment_that_changed_inside_sends_only_those_elements() -> None:
-    """A plate of the ring, the trick on the board: pushed alone when nothing else in
-    their fragment changed, and put in place by id they give the whole new fragment."""
-    room = _room("schafkopf", 4, {}, seed=3)
+def test_a_plate_or_the_trick_goes_alone_when_only_it_changed() -> None:
+    """After a card is played, the ring sends the two plates whose turn mark moved
+    and the board its trick, each swapped by its id; the page put together from them
+    is the table drawn afresh. Anything else that changed goes whole."""
+    room = _room("schafkopf", 4, {}, seed=8)
+    for s in range(4):
+        room.arrive(s)
     match = room.match
     assert match is not None
-    rng = random.Random(2)
+    cache = SharedFragments()
     page = TableSocket(None)  # type: ignore[arg-type]  # only its fragments are used
-    page.table = render_fragments(room, 2, False)
-    narrow: dict[str, int] = {}
-    for _ in range(40):
+    before = cache.parts(room, 1, False)
+    page.table = {fid: d.html for fid, d in before.items()}
+    alone = trick_alone = 0
+    for _ in range(12):
         seat = sorted(match.to_act())[0]
-        match.apply(seat, rng.choice(match.legal_actions(seat)))
+        match.apply(seat, match.legal_actions(seat)[0])
         room.version += 1
-        new = render_fragments(room, 2, False)
-        for key, html in new.items():
-            old = page.table[key]
-            if old == html:
-                continue
-            small = narrowed(old, html)
-            if small is None:
+        room.changed()
+        after = cache.parts(room, 1, False, before)
+        push = changes(before, after)
+        keys = [key for key, _ in top_level(push)]
+        assert "version" in keys and len(keys) == len(set(keys))
+        plates = [k for k in keys if k and k.startswith("plate-")]
+        if plates:
+            alone += 1
+            assert "seats" not in keys and len(plates) < 4
+        if "trick" in keys:
+            trick_alone += 1
+            assert "board" not in keys
+        for key, html in top_level(push):
+            assert key is not None
+            if key in page.table:
                 page.table[key] = html
-                continue
-            narrow[key] = narrow.get(key, 0) + 1
-            assert len(small) < len(html)
-            for inner, part in top_level(small):
-                assert inner is not None and 'hx-swap-oob="true"' in part
-                assert page.swap_inner(inner, part)
-            assert page.table[key] == html
-    assert narrow.get("seats", 0) > 10 and narrow.get("board", 0) > 10
-    assert narrowed("<div>x</div>", "<div>y</div>") is None  # nothing with an id inside
-    assert narrowed('<div id="a"><p id="b">1</p></div>',
-                    '<div id="a"><p id="b">2</p></div>') == '<p hx-swap-oob="true" id="b">2</p>'
-    assert narrowed('<div id="a"><p id="b">1</p>x</div>',
-                    '<div id="a"><p id="b">2</p>y</div>') is None  # more than that changed
-    assert narrowed('<div id="a"><p id="b">1</div>', '<div id="a"><p id="b">2</div>') is None
-
-
-def test_the_view_records_what_a_render_reads() -> None:
-    reads = ViewReads({"trump": "H", "hand": ["HA"]})
-    assert reads.get("trump") == "H" and reads.get("nope") is None and "hand" in reads
-    assert set(reads._reads.keys) == {"trump", "nope", "hand"} and not reads._reads.all
-    assert sorted(reads) == ["hand", "trump"] and reads._reads.all
+            else:
+                assert page.swap_inner(key, html), key
+        assert page.table == render_fragments(room, 1, False)
+        before = after
+    assert alone >= 10 and trick_alone >= 8
 
 
 def test_in_development_nothing_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -281,54 +286,34 @@ def test_in_development_nothing_is_kept(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(env, "auto_reload", True)
     room = _room("schafkopf", 4, {}, seed=5)
     cache = SharedFragments()
+    first = cache.parts(room, 0, False)
     for seat in [0, 1, None]:
-        assert cache.render(room, seat, False) == render_fragments(room, seat, False)
-    assert cache.kept == {} and cache.reused == 0
+        again = cache.parts(room, seat, False, first)
+        assert {k: d.html for k, d in again.items()} == render_fragments(room, seat, False)
+        assert all(again[k] is not first[k] for k in first)
+    assert cache.reused == 0
 
 
-def test_a_loaded_template_is_found_by_its_name_until_the_games_change(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Includes find their template in a plain dict: the one Jinja2 loaded, for a
-    name and for a list of choices alike; a change of the games drops them, and in
-    development every lookup goes to Jinja2 (which checks the file)."""
-    from app.web.presentation import on_change
+def test_rendering_is_stock_jinja2() -> None:
+    """One plain Jinja2 environment (no subclass of its environment, context or code
+    generator); templates compiled once and kept in its own cache outside
+    development; the table's templates compiled before the first push."""
+    from jinja2 import Environment
+    from jinja2.compiler import CodeGenerator
+    from jinja2.runtime import Context
 
-    trick = env.get_template("table/trick.html")
-    assert env.get_template("table/trick.html") is trick
-    assert env.loaded["table/trick.html"] is trick
-    assert env.select_template(["games/schafkopf/nope.html", "table/trick.html"]) is trick
-    assert env.loaded[("games/schafkopf/nope.html", "table/trick.html")] is trick
-    with pytest.raises(TemplateNotFound):
-        env.get_template("games/schafkopf/nope.html")
-    assert env.loaded.clear in on_change
-    env.loaded.clear()
-    assert env.get_template("table/trick.html") is trick  # from Jinja2's own cache
-    assert env.loaded == {"table/trick.html": trick}
-    env.loaded.clear()
-    monkeypatch.setattr(env, "auto_reload", True)
-    env.get_template("table/trick.html")
-    assert env.loaded == {}
-
-
-def test_templates_are_compiled_once_outside_development() -> None:
-    assert env.auto_reload is False
-    assert [fragment_id(b) for b in FRAGMENTS] == TABLE_IDS
-    assert "seat" in (seat_names("schafkopf", "hand") or ())
-    assert {"version", "status"} <= (seat_names("schafkopf", "version") or set())
-    assert "seat" not in (seat_names("schafkopf", "status") or {"seat"})
-
-
-def test_the_server_works_out_every_games_fragments_before_the_first_push() -> None:
-    from app.games import GAMES
     from app.web import fragments
-    from app.web.render import FRAGMENTS
 
-    fragments._names.clear()
+    assert type(env) is Environment
+    assert env.context_class is Context and env.code_generator_class is CodeGenerator
+    assert env.auto_reload is False
+    assert env.get_template(PLATE_TEMPLATE) is env.get_template(PLATE_TEMPLATE)
+    assert env.cache is not None
+    env.cache.clear()
     fragments.warm()
-    for game in GAMES:
-        for block in FRAGMENTS:
-            assert (game, block) in fragments._names, (game, block)
-    assert any(names for names in fragments._names.values()), "some blocks differ by seat"
+    compiled = {key[1] for key in env.cache}
+    assert {f.template for f in FRAGMENTS} <= compiled
+    assert "games/schafkopf/board.html" in compiled
 
 
 @pytest.mark.parametrize(("game", "players", "options"), VARIANTS,
@@ -384,7 +369,7 @@ def test_the_table_templates_read_of_the_room_only_what_its_copy_holds() -> None
     known = {f.name for f in dataclasses.fields(TableFacts)} | {"is_present"}
     root = Path(__file__).resolve().parents[2] / "templates"
     used: dict[str, set[str]] = {}
-    for path in [*(root / "table").glob("*.html"), *(root / "games").glob("*/*.html")]:
+    for path in [*(root / "table").rglob("*.html"), *(root / "games").glob("*/*.html")]:
         if path.name.startswith("chat") or path.name == "history.html":
             continue  # drawn from the room itself (the chat, the match history)
         tree = env.parse(path.read_text())
@@ -393,72 +378,11 @@ def test_the_table_templates_read_of_the_room_only_what_its_copy_holds() -> None
                 used.setdefault(node.attr, set()).add(path.name)
     assert used, "the templates read the room"
     assert set(used) <= known, {k: v for k, v in used.items() if k not in known}
-
-
-def test_a_plate_or_the_trick_goes_alone_without_taking_the_fragment_apart() -> None:
-    """The plates and the trick are marked where they are drawn, so a push knows
-    them without parsing: after a card is played, the ring sends the plates whose
-    turn mark moved and the board its trick, each swapped by its id, and the page
-    put together from them is the table drawn afresh."""
-    from app.web.fragments import narrowed_split, split_of
-    from app.web.memo import CLOSE, OPEN, element_id
-
-    room = _room("schafkopf", 4, {}, seed=8)
-    for s in range(4):
-        room.arrive(s)
-    match = room.match
-    assert match is not None
-    cache = SharedFragments()
-    before = cache.parts(room, 1, False)
-    assert before["seats"].split is not None and set(before["seats"].split[1]) == {
-        f"plate-{s}" for s in range(4)}
-    assert set(before["board"].split[1]) == {"trick"}  # type: ignore[index]
-    seat = sorted(match.to_act())[0]
-    match.apply(seat, match.legal_actions(seat)[0])
-    room.changed()
-    after = cache.parts(room, 1, False, before)
-    for fid, plates in (("seats", 2), ("board", 1)):
-        small = narrowed_split(split_of(before[fid]), split_of(after[fid]))
-        assert small is not None and len(small) < len(after[fid].html)
-        assert len(top_level(small)) == plates, top_level(small)
-        page = TableSocket(None)  # type: ignore[arg-type]
-        page.table = {fid: before[fid].html}
-        for inner, part in top_level(small):
-            assert inner is not None and page.swap_inner(inner, part)
-        assert page.table[fid] == after[fid].html == render_fragments(room, 1, False)[fid]
-    for part in after.values():
-        assert OPEN not in part.html and CLOSE not in part.html
-    assert element_id('<div id="a"><p>1</p></div>') == "a"
-    assert element_id('<div id="a">1</div><div>2</div>') is None  # two elements
-    assert element_id('<div>1</div>') is None and element_id('<br id="b">') == "b"
-
-
-def test_a_kept_part_nobody_asked_for_in_a_while_is_dropped() -> None:
-    """A room's store keeps a part while some push asks for it; one left unused for
-    ``PRUNE_EVERY`` moments is dropped at the next pruning (memory per room)."""
-    from app.web.memo import Store
-
-    store = Store()
-    view: dict[str, Any] = {}
-    used = Part("en", ("used",), {}, None, "<p>used</p>")
-    old = Part("en", ("old",), {}, None, "<p>old</p>")
-    store.keep("t:1", used)
-    store.keep("t:1", old)
-    for moment in range(1, 3 * Store.PRUNE_EVERY + 1):
-        store.next_moment(moment)
-        assert store.find("t:1", "en", ("used",), view) is used
-        if moment == 1:
-            assert store.find("t:1", "en", ("old",), view) is old
-    assert store.find("t:1", "en", ("old",), view) is None
-    assert store.find("t:1", "de", ("used",), view) is None, "kept per language"
-    assert list(store.parts["t:1"]) == [("used",)]
-
-
 @pytest.mark.parametrize("game", ["schafkopf", "beutelschneider"])
 def test_the_result_under_the_table_is_not_drawn_again_for_a_card_played(game: str) -> None:
     """With a finished deal on show under the table, a card played in the middle of
     the next deal changes nothing the result shows, and it is not drawn again (it
-    reads whether a trick lies on the table only while no trick was won yet)."""
+    reads only whether the deal has begun, ``deal_begun``)."""
     room = _room(game, 4, {}, seed=3)
     match = room.match
     assert match is not None

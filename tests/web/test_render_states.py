@@ -10,7 +10,7 @@ import pytest
 
 from app.games import new_match
 from app.rooms.room import Room, Seat
-from app.web.render import render_frame
+from app.web.fragments import render_frame
 
 VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
     ("schafkopf", 4, {}),

@@ -20,8 +20,8 @@ from app import i18n
 from app.games import new_match
 from app.main import create_app
 from app.rooms.room import Room, Seat
+from app.web.fragments import render_frame
 from app.web.presentation import presentation
-from app.web.render import render_frame
 from app.web.rules import _markdown as rules_markdown
 from tests.conftest import migrate
 

@@ -27,8 +27,8 @@ from app.games import GAMES, new_match
 from app.main import create_app
 from app.rooms.room import Room, Seat
 from app.rooms.table_options import TABLE_OPTIONS
+from app.web.fragments import render_frame
 from app.web.presentation import presentation
-from app.web.render import render_frame
 from tests.conftest import migrate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.games.beutelschneider import DECK
 from app.i18n import N_, _
-from app.web.presentation import Event, Face, Presentation, View, seat_name
+from app.web.presentation import (
+    Event,
+    Face,
+    Presentation,
+    Reads,
+    View,
+    deal_begun,
+    seat_name,
+    trick_parts,
+)
 
 SUITS = {"g": ("green", N_("green")), "y": ("yellow", N_("yellow")),
          "r": ("red", N_("red")), "b": ("blue", N_("blue"))}
@@ -66,6 +77,12 @@ def sentence(event: Event, names: list[str]) -> str | None:
     return None
 
 
+def finished_trick(view: View) -> dict[str, Any]:
+    """``finished_trick``: the trick just won, while no card of the next lies (its
+    powers and bonuses are said under the trick)."""
+    return {"finished_trick": view.get("last_trick") if not view.get("trick") else None}
+
+
 PRESENTATION = Presentation(
     game="beutelschneider",
     face=face,
@@ -74,4 +91,14 @@ PRESENTATION = Presentation(
     trump=trump,
     sentence=sentence,
     score_measure=N_("points"),
+    reads={
+        "board": Reads(view=("last_deal", "players", "tricks_won"), derived=finished_trick,
+                       parts=trick_parts()),
+        "status": Reads(view=("deal_no", "led_suit", "phase", "set_aside", "target", "trick",
+                              "turn")),
+        "actions": Reads(),
+        "hand": Reads(view=("hand",)),
+        "result": Reads(view=("last_deal", "phase", "players", "results", "scores",
+                              "winners"), derived=deal_begun),
+    },
 )

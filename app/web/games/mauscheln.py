@@ -10,7 +10,17 @@ from app.games.mauscheln import BELLI, WELI
 from app.games.mauscheln import RANKS as DECK_RANKS
 from app.games.mauscheln import SUITS as DECK_SUITS
 from app.i18n import N_, _, ngettext, pgettext
-from app.web.presentation import Event, Face, FormError, Presentation, View, seat_name
+from app.web.presentation import (
+    Event,
+    Face,
+    FormError,
+    Presentation,
+    Reads,
+    View,
+    deal_begun,
+    seat_name,
+    trick_parts,
+)
 
 SUITS = {"S": ("spade", "♠", N_("spades")), "H": ("heart", "♥", N_("hearts")),
          "D": ("diamond", "♦", N_("diamonds")), "C": ("club", "♣", N_("clubs"))}
@@ -117,6 +127,13 @@ def exchange_action(form: Mapping[str, Any], view: View) -> str:
     return "exchange:" + ",".join(c for c in hand if c in picked)
 
 
+def shows_trick(view: View) -> dict[str, bool]:
+    """``shows_trick``: the board shows the trick (tricks are being played, or a card
+    or the last trick lies)."""
+    return {"shows_trick": (view.get("phase") in ("play", "over") or bool(view.get("trick"))
+                            or bool(view.get("last_trick")))}
+
+
 PRESENTATION = Presentation(
     game="mauscheln",
     face=face,
@@ -131,4 +148,17 @@ PRESENTATION = Presentation(
     out_note=N_("You have no chips left."),
     forms={"exchange": exchange_action},
     chip_reasons=CHIP_REASONS,
+    reads={
+        "board": Reads(view=("folded", "joined", "last_deal", "out", "passed", "phase",
+                             "players", "playing", "quartets", "sneaker", "tricks_won"),
+                       derived=shows_trick, parts=trick_parts()),
+        "status": Reads(view=("deal_no", "duty", "hand", "knock", "options", "phase", "pot",
+                              "sneaker", "stock_count", "trick", "trick_value", "trump",
+                              "trump_card", "turn")),
+        "actions": Reads(),
+        "hand": Reads(view=("discarded", "hand", "hand_counts", "hand_hidden",
+                            "permanent_trumps", "trumps"), context=("legal",)),
+        "result": Reads(view=("last_deal", "phase", "players", "pot", "scores",
+                              "winners"), derived=deal_begun),
+    },
 )

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from app.games.cards import SCHAFKOPF_DECK
 from app.i18n import N_, _
-from app.web.presentation import Event, Face, Presentation, View, together
+from app.web.presentation import (
+    Event,
+    Face,
+    Presentation,
+    Reads,
+    View,
+    deal_begun,
+    together,
+    trick_parts,
+)
 
 SUITS = {"E": ("eichel", N_("Eichel")), "G": ("gras", N_("Gras")),
          "H": ("herz", N_("Herz")), "S": ("schellen", N_("Schellen"))}
@@ -51,4 +60,14 @@ PRESENTATION = Presentation(
     sentence=sentence,
     score_measure=N_("units"),
     extras={"teams": TEAMS},
+    reads={
+        "board": Reads(view=("last_deal", "teams", "tricks_won"),
+                       parts=trick_parts("trump")),
+        "status": Reads(view=("deal_no", "phase", "target", "teams", "trick", "trump", "turn",
+                              "units")),
+        "actions": Reads(),
+        "hand": Reads(view=("hand", "trump")),
+        "result": Reads(view=("last_deal", "phase", "results", "teams",
+                              "units", "winners"), derived=deal_begun),
+    },
 )
