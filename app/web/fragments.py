@@ -163,11 +163,17 @@ class Drawn:
 
 def draw(template: str, context: Mapping[str, Any], parts: tuple[Drawn, ...] = ()) -> Markup:
     """A fragment's HTML from its context and its parts drawn already (``parts`` in
-    order, ``part`` by id): markup, as the template escaped what it holds."""
+    order, ``part`` by id): markup, as the template escaped what it holds.
+
+    Rendered as Jinja2's documented ``Template.make_module(vars, shared=True)``, whose
+    text is the rendered template, with the environment's globals put in ``vars``
+    here: ``render()`` would merge them into every context from the template's
+    ``ChainMap`` of globals, which took a fifth of the table's drawing time."""
+    names = {**env.globals, **context}
     if parts:
-        return Markup(env.get_template(template).render(
-            context, parts=[d.html for d in parts], part={d.id: d.html for d in parts}).strip())
-    return Markup(env.get_template(template).render(context).strip())
+        names["parts"] = [d.html for d in parts]
+        names["part"] = {d.id: d.html for d in parts}
+    return Markup(str(env.get_template(template).make_module(names, shared=True)).strip())
 
 
 def render_fragments(room: Room, seat: int | None, is_host: bool) -> dict[str, Markup]:

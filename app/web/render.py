@@ -211,6 +211,35 @@ def _hand_card(game: str, code: str, action: str | None, trump: bool, badge: str
 on_change.append(_hand_card.cache_clear)
 
 
+def hand_cards(game: str, hand: list[str], playable: Mapping[str, str],
+               view: Mapping[str, Any]) -> Markup:
+    """``{{ hand_cards(game, view.hand, playable, view) }}``: every card of a hand in
+    one call (each card's look drawn once, :func:`hand_card`), its trump mark and
+    badge asked of the game's presentation."""
+    p = presentation(game)
+    catalogue = i18n.translations()
+    return Markup("\n").join(
+        _hand_card(game, code, playable.get(code), bool(p.trump(code, view)),
+                   p.badge(code, view) or "", catalogue) for code in hand)
+
+
+def card_span(game: str, code: str, view: Mapping[str, Any] | None = None) -> Markup:
+    """``{{ card_span(game, code, view) }}``: a face-up card on the table (a played
+    card, the last trick's), its trump mark from ``view`` (none without one); each
+    look drawn once (``table/card_span.html``)."""
+    trump = view is not None and bool(presentation(game).trump(code, view))
+    return _card_span(game, code, trump, i18n.translations())
+
+
+@lru_cache(maxsize=4096)
+def _card_span(game: str, code: str, trump: bool, _catalogue: Any) -> Markup:
+    return Markup(env.get_template("table/card_span.html").render(
+        game=game, code=code, trump=trump).strip())
+
+
+on_change.append(_card_span.cache_clear)
+
+
 @lru_cache(maxsize=512)
 def _chart(catalogue: Any, names: tuple[str | None, ...],
            deals: tuple[tuple[int, tuple[int, ...]], ...], measure: str, table: bool) -> Markup:
@@ -245,7 +274,8 @@ def _among(values: list[str], wanted: list[str]) -> list[str]:
 
 
 env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presentation,
-                   face=face, card_face=card_face, hand_card=hand_card, suit_label=suit_label,
+                   face=face, card_face=card_face, hand_card=hand_card, hand_cards=hand_cards,
+                   card_span=card_span, suit_label=suit_label,
                    is_trump=is_trump, card_badge=card_badge,
                    action_label=action_label, vals=_vals, language=i18n.get_language,
                    LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart,
