@@ -25,18 +25,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.games import IllegalAction
 from app.rooms.errors import RoomError
+from app.rooms.events import RoomEvents, Spawn
 from app.rooms.presence import is_connected
 from app.rooms.room import DealHold, Room
 
 log = logging.getLogger("stammtisch.rooms")
-
-Apply = Callable[[Room, int, str], Awaitable[Any]]
-Spawn = Callable[[Awaitable[None]], "asyncio.Task[None]"]
 
 
 def pause_left(room: Room) -> float:
@@ -58,16 +55,12 @@ def waiting_for(room: Room) -> list[int]:
 
 
 class Pacing:
-    def __init__(self, spawn: Spawn) -> None:
+    def __init__(self, spawn: Spawn, events: RoomEvents) -> None:
+        """``events`` applies a queued move (the caller holds the lock) and hears when
+        a pause is over (turn clocks start, bots move on)."""
         self._spawn = spawn
-        self._apply: Apply | None = None
-        self._after: Callable[[Room], None] = lambda room: None
+        self._events = events
         self._timers: dict[str, asyncio.Task[None]] = {}
-
-    def attach(self, apply: Apply, after: Callable[[Room], None]) -> None:
-        """``apply`` applies a queued move (the caller holds the lock); ``after`` runs
-        when a pause is over (turn clocks start, bots move on)."""
-        self._apply, self._after = apply, after
 
     # ----- a step starts a pause ------------------------------------------------------
     def after_step(self, room: Room, events: list[dict[str, Any]]) -> None:
@@ -107,7 +100,6 @@ class Pacing:
 
     async def flush_locked(self, room: Room) -> None:
         """Apply the queued moves (the pause is over; the caller holds the lock)."""
-        assert self._apply is not None
         for seat in sorted(room.queued):
             action, version = room.queued.pop(seat)  # shown as queued until applied
             match = room.match
@@ -115,7 +107,7 @@ class Pacing:
                 continue  # the table changed: the seat sees it as it is now
             try:
                 match.verify(seat, action)
-                await self._apply(room, seat, action)
+                await self._events.apply_locked(room, seat, action)
             except (IllegalAction, RoomError):
                 continue
 
@@ -153,7 +145,7 @@ class Pacing:
                     await self.flush_locked(room)
                 if ended_hold:
                     room.tell()
-            self._after(room)
+            self._events.pause_over(room)
             return
 
     def forget(self, room: Room) -> None:

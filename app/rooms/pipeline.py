@@ -11,10 +11,7 @@ and a failed write changes nothing.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from app.db import Database, repo
@@ -22,8 +19,9 @@ from app.db.retry import DatabaseUnavailable
 from app.db.session import JSONText
 from app.games import GAMES, N_, IllegalAction, Match
 from app.rooms.errors import BadRequest, Forbidden, Illegal, NotFound, Stale, Unavailable
+from app.rooms.events import RoomEvents
 from app.rooms.pacing import Pacing, pause_left
-from app.rooms.recovery import MOVE_NOT_KEPT
+from app.rooms.recovery import MOVE_NOT_KEPT, DatabaseRecovery
 from app.rooms.room import Room
 from app.rooms.windows import ChallengeWindows
 
@@ -48,17 +46,17 @@ def check_version(version: Any) -> int:
 
 
 class ActionPipeline:
-    def __init__(self, db: Database, windows: ChallengeWindows, pacing: Pacing) -> None:
+    def __init__(self, db: Database, windows: ChallengeWindows, pacing: Pacing,
+                 recovery: DatabaseRecovery, events: RoomEvents) -> None:
+        """A step opens or closes challenge windows (``windows``) and may start a
+        pause (``pacing``); a write that waits long or fails makes the room wait for
+        the database (``recovery``); ``events`` hears of every step written and shown
+        (the turn clock, stand-ins)."""
         self.db = db
         self.windows = windows
-        # the room waits for the database (app.rooms.recovery); set by the service
-        self.on_unavailable: Callable[[Room], None] = lambda room: None
-        # around each step's write: the table hears when it waits long (recovery.watch)
-        self.watch_write: Callable[[Room], AbstractAsyncContextManager[None]] = (
-            lambda room: contextlib.nullcontext())
         self.pacing = pacing
-        #: runs after every step is written and shown (the turn clock, stand-ins)
-        self.after_commit: Callable[[Room], None] = lambda room: None
+        self.recovery = recovery
+        self._events = events
 
     async def act(self, room: Room, seat: int, action: Any, version: Any,
                   holder: str | None = None) -> list[dict[str, Any]]:
@@ -141,7 +139,7 @@ class ActionPipeline:
         logged = [note, *events] if note is not None else events
         try:
             # grouped with other rooms' steps into one commit; returns after it
-            async with self.watch_write(room):
+            async with self.recovery.watch(room):
                 await self.db.write(
                     repo.record_step, match_id=room.id, seq=room.version + 1, seat=seat,
                     action=action, events=logged, snapshot=JSONText(match.snapshot_json()),
@@ -150,7 +148,7 @@ class ActionPipeline:
             log.error("room %s stopped: %s", room.id, exc)
             self._stop(room, LEDGER_BROKEN)
         except DatabaseUnavailable:
-            self.on_unavailable(room)
+            self.recovery.wait_for_database(room)
             raise Unavailable(MOVE_NOT_KEPT) from None
         except asyncio.CancelledError:
             raise
@@ -158,7 +156,7 @@ class ActionPipeline:
             if await self._landed(room):  # the answer was lost, not the write
                 log.warning("room %s: a step was saved but its answer was lost; "
                             "reloading the room", room.id)
-                self.on_unavailable(room)
+                self.recovery.wait_for_database(room)
                 raise Unavailable(MOVE_NOT_KEPT) from None
             log.exception("room %s stopped: could not save", room.id)
             self._stop(room, STOPPED)
@@ -167,7 +165,7 @@ class ActionPipeline:
         self.windows.after_step(room)
         self.pacing.after_step(room, events)
         room.changed()
-        self.after_commit(room)
+        self._events.step_shown(room)
 
     async def _landed(self, room: Room) -> bool:
         """Whether the database already holds a step past the room's version: a

@@ -21,12 +21,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncIterator
 
 from app.db import Database, repo
 from app.games import restore
 from app.i18n import N_
+from app.rooms.events import RoomEvents, Spawn
 from app.rooms.room import Room
 
 log = logging.getLogger("stammtisch.rooms")
@@ -40,11 +40,11 @@ SLOW_WRITE_S = 2.0  # a step's write that waits longer shows RECONNECTING meanwh
 
 
 class DatabaseRecovery:
-    def __init__(self, db: Database, spawn: Callable[[Awaitable[None]], Any],
-                 resumed: Callable[[Room], None]) -> None:
+    def __init__(self, db: Database, spawn: Spawn, events: RoomEvents) -> None:
+        """``events`` hears when a room was reloaded and carries on."""
         self.db = db
         self._spawn = spawn
-        self._resumed = resumed
+        self._events = events
         self.waiting: set[str] = set()
 
     def is_waiting(self, room: Room) -> bool:
@@ -53,8 +53,7 @@ class DatabaseRecovery:
     def wait_for_database(self, room: Room) -> None:
         """The caller holds ``room.lock``: mark the room as waiting, tell every seat,
         and start asking the database again (once per room)."""
-        room.error = RECONNECTING
-        room._tell()  # not game state: the version stays, no move becomes stale
+        room.show_error(RECONNECTING)
         if room.id in self.waiting:
             return
         self.waiting.add(room.id)
@@ -80,9 +79,8 @@ class DatabaseRecovery:
     async def _slow(room: Room) -> None:
         await room.clock.sleep(SLOW_WRITE_S)
         if room.error is None and not room.closed:
-            room.error = RECONNECTING
             log.warning("room %s: a write waits for the database", room.id)
-            room._tell()  # not game state: the version stays
+            room.show_error(RECONNECTING)
 
     async def _resume(self, room: Room) -> None:
         pause = FIRST_PAUSE_S
@@ -102,11 +100,10 @@ class DatabaseRecovery:
                     if saved is not None:
                         room.match = restore(saved.snapshot) if saved.snapshot else None
                         room.version = saved.version
-                    room.error = None
                     room.touch()
-                    room._tell()
+                    room.show_error(None)
                 log.info("room %s resumed at version %d", room.id, room.version)
-                self._resumed(room)
+                self._events.database_back(room)
                 return
         finally:
             self.waiting.discard(room.id)

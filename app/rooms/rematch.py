@@ -11,17 +11,23 @@ table went, and the new match starts at once: everybody is seated already.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from app.db import repo
+from app.db import Database, repo
 from app.games import GAMES
 from app.i18n import _
-from app.rooms.errors import BadRequest, Forbidden, RoomError, Unauthorized
-from app.rooms.room import Room, Seat
+from app.rooms.clock import Clock
+from app.rooms.errors import BadRequest, Forbidden, Unauthorized
+from app.rooms.room import Room, Seat, new_room_id
 from app.rooms.table_options import split_options
 
-log = logging.getLogger("stammtisch.rooms")
+
+def check_host(room: Room, host_token: str | None) -> None:
+    """Only the host starts a rematch."""
+    if not host_token:
+        raise Unauthorized(_("Only the host can start a rematch."))
+    if not room.is_host(host_token):
+        raise Forbidden(_("Only the host can start a rematch."))
 
 
 def rematch_options(room: Room, changes: dict[str, Any] | None) -> tuple[dict[str, Any],
@@ -36,47 +42,32 @@ def rematch_options(room: Room, changes: dict[str, Any] | None) -> tuple[dict[st
     return checked, table
 
 
-async def open_rematch(service: Any, room_id: str, host_token: str | None,
-                       changes: dict[str, Any] | None = None) -> tuple[Room, bool]:
-    """The next room of ``room_id`` and whether it was opened just now (a second
-    request gets the one already opened). ``service`` is the RoomService."""
-    from app.rooms.service import new_room_id  # the service composes this part
-
-    room: Room = service.get(room_id)
-    if not host_token:
-        raise Unauthorized(_("Only the host can start a rematch."))
-    if not room.is_host(host_token):
-        raise Forbidden(_("Only the host can start a rematch."))
-    async with room.lock:
-        if room.next_id is not None and room.next_id in service.rooms:
-            return service.rooms[room.next_id], False
-        if room.status != "finished":
-            raise BadRequest(_("The match is not over yet; a rematch starts when it is."))
-        try:
-            options, table = rematch_options(room, changes)
-        except ValueError as exc:
-            raise BadRequest(str(exc)) from None
-        seats = [Seat(index=s.index, name=s.name, token_hash=s.token_hash, is_bot=s.is_bot,
-                      level=s.level) for s in room.seats if s is not None]
-        new = Room(id=new_room_id(), game=room.game, players=room.players, options=options,
-                   host_token_hash=room.host_token_hash,
-                   # a seeded room (tests) deals a different but still known deck
-                   seed=None if room.seed is None else (room.seed + 1) % 2**63,
-                   clock=service.clock, table=table, prev_id=room.id,
-                   opened_by=room.opened_by)  # in place of the old one, for the same client
-        for seat in seats:
-            new.seats[seat.index] = seat
-        await service.db.run(
-            repo.create_rematch, old_id=room.id, new_id=new.id, options=options,
-            table_options=table, seed=new.seed,
-            seats=[repo.SeatState(s.index, s.name, s.is_bot, s.token_hash, s.level)
-                   for s in seats])
-        service.rooms[new.id] = new
-        room.next_id = new.id
-    log.info("rematch opened game=%s", room.game)
+def next_room(room: Room, changes: dict[str, Any] | None, clock: Clock) -> Room:
+    """The room of the next match of the finished ``room`` (the caller holds its
+    lock): the same game, seats and host, options changed by ``changes``."""
+    if room.status != "finished":
+        raise BadRequest(_("The match is not over yet; a rematch starts when it is."))
     try:
-        await service.start(new.id, host_token)
-    except RoomError as exc:  # the new table waits for the host's start instead
-        log.warning("rematch %s did not start: %s", new.id, exc.message)
-    room.moved_to(new.id)
-    return new, True
+        options, table = rematch_options(room, changes)
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    new = Room(id=new_room_id(), game=room.game, players=room.players, options=options,
+               host_token_hash=room.host_token_hash,
+               # a seeded room (tests) deals a different but still known deck
+               seed=None if room.seed is None else (room.seed + 1) % 2**63,
+               clock=clock, table=table, prev_id=room.id,
+               opened_by=room.opened_by)  # in place of the old one, for the same client
+    for s in room.seats:
+        if s is not None:
+            new.seats[s.index] = Seat(index=s.index, name=s.name, token_hash=s.token_hash,
+                                      is_bot=s.is_bot, level=s.level)
+    return new
+
+
+async def save_rematch(db: Database, room: Room, new: Room) -> None:
+    """Write ``new`` and link both matches (``prev_match_id`` / ``next_match_id``)."""
+    await db.run(
+        repo.create_rematch, old_id=room.id, new_id=new.id, options=new.options,
+        table_options=new.table, seed=new.seed,
+        seats=[repo.SeatState(s.index, s.name, s.is_bot, s.token_hash, s.level)
+               for s in new.seats if s is not None])

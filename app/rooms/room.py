@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,15 @@ from app.db.repo import token_hash  # tokens are kept only as hashes
 from app.games import Match, new_match
 from app.rooms.clock import Clock, MonotonicClock
 from app.rooms.table_options import TABLE_DEFAULTS
+
+
+def new_room_id() -> str:
+    return secrets.token_urlsafe(16)  # 128 bits
+
+
+def new_token() -> str:
+    """A seat's or the host's secret token (256 bits; kept only as its hash)."""
+    return secrets.token_urlsafe(32)
 
 
 @dataclass
@@ -148,24 +158,34 @@ class Room:
         """Bump the version and tell every listener (each renders its own view)."""
         self.version += 1
         self.touch()
-        self._tell()
+        self.tell()
 
     def moved_to(self, next_id: str) -> None:
         """The host started a rematch: every open page of this room follows it.
         Not a change of the match, so the version stays."""
         self.next_id = next_id
         self.touch()
-        self._tell()
-
-    def _tell(self) -> None:
-        self.moment += 1
-        for listener in list(self.listeners):
-            listener(self)
+        self.tell()
 
     def tell(self) -> None:
         """Tell every listener without bumping the version (presence, a move queued
         during a pause, "Next deal", a seat released: nothing a move depends on)."""
-        self._tell()
+        self.moment += 1
+        for listener in list(self.listeners):
+            listener(self)
+
+    def show_error(self, message: str | None) -> None:
+        """Show ``message`` on every seat's page in place of the moves (None: take it
+        away), say while the room waits for the database. Not a change of the match:
+        the version stays, so no move becomes stale."""
+        self.error = message
+        self.tell()
+
+    def close(self) -> None:
+        """The room left memory: nothing more may be written, and its open pages (a
+        spectator's, say) hear that the table closed."""
+        self.closed = True
+        self.tell()
 
     def arrive(self, seat: int | None, host: bool = False) -> None:
         """A connection for ``seat`` opened: the others see who is at the table.
@@ -176,7 +196,7 @@ class Room:
         if seat is not None:
             self.present[seat] = self.present.get(seat, 0) + 1
             self.last_seen[seat] = self.clock.now()
-            self._tell()
+            self.tell()
 
     def leave(self, seat: int | None, host: bool = False) -> None:
         if seat is None and host and self.host_pages:
@@ -188,7 +208,7 @@ class Room:
             self.present[seat] -= 1
             if not self.present[seat]:
                 del self.present[seat]
-            self._tell()
+            self.tell()
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see: ``{"version", "view", "legal",

@@ -14,6 +14,11 @@ open rooms and composes the parts that do the work:
 - :mod:`app.rooms.chat`: the table's chat and reactions (never the match);
 - :mod:`app.rooms.rematch`: play again with the same people.
 
+Each part is built whole, with what it works with; what one part's work leads to in
+another part (a pause is over: the turn clock starts and the bots move on) the part
+reports as one of the room's events (:mod:`app.rooms.events`), and the service
+answers them all in one place (the section "what happens to a room" below).
+
 Seating and the host's commands (create, join or take over a seat, add or remove a
 bot, swap seats, start, release a seat, end) are here.
 """
@@ -56,8 +61,9 @@ from app.rooms.quotas import (
     nobody_plays_on,
 )
 from app.rooms.recovery import DatabaseRecovery
-from app.rooms.rematch import open_rematch
-from app.rooms.room import Room, Seat, token_hash
+from app.rooms.rematch import check_host as check_rematch_host
+from app.rooms.rematch import next_room, save_rematch
+from app.rooms.room import Room, Seat, new_room_id, new_token, token_hash
 from app.rooms.seating import next_free_seat
 from app.rooms.table_options import split_options
 from app.rooms.turns import RELEASED, Turns
@@ -76,10 +82,6 @@ ONLY_HOST_END = N_("Only the host can end the game.")
 SWEEP_MIN_S, SWEEP_MAX_S = 0.5, 60.0
 
 
-def pause_left_of(room: Room) -> float:
-    return pause_left(room)
-
-
 def _swap_keys(book: dict[int, Any], a: int, b: int) -> None:
     moved = {b: book[a]} if a in book else {}
     moved.update({a: book[b]} if b in book else {})
@@ -91,14 +93,6 @@ def _swap_keys(book: dict[int, Any], a: int, b: int) -> None:
 def released_seats(room: Room) -> list[int]:
     """Seats the host released in a running match: anybody may take them over."""
     return sorted(s for s, why in room.stand_ins.items() if why == RELEASED)
-
-
-def new_room_id() -> str:
-    return secrets.token_urlsafe(16)  # 128 bits
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
 
 
 class RoomService:
@@ -115,21 +109,16 @@ class RoomService:
                                unstarted_idle_seconds=settings.unstarted_room_idle_minutes * 60,
                                max_rooms_per_client=settings.max_rooms_per_client)
         self._tasks: set[asyncio.Task[None]] = set()
-        self.windows = ChallengeWindows(self._spawn)
-        self.pacing = Pacing(self._spawn)
-        self.turns = Turns(db, self._spawn)
-        self.pipeline = ActionPipeline(db, self.windows, self.pacing)
+        # every part reports what happened to a room to this service (RoomEvents)
+        self.recovery = DatabaseRecovery(db, self._spawn, self)
+        self.windows = ChallengeWindows(self._spawn, self)
+        self.pacing = Pacing(self._spawn, self)
+        self.turns = Turns(db, self._spawn, self)
+        self.pipeline = ActionPipeline(db, self.windows, self.pacing, self.recovery, self)
         # strong bots think in ``pool`` (app.bots.pool); without one they play the
         # house rules like easy ones
         self.bots = BotDriver(self.pipeline, max(0, delay) / 1000, pool)
-        self.windows.attach(self.pipeline.apply_locked, self.bots.wake)
-        self.recovery = DatabaseRecovery(db, self._spawn, self._reloaded)
-        self.pipeline.on_unavailable = self.recovery.wait_for_database
-        self.pipeline.watch_write = self.recovery.watch
         self.chat = TableChat(db)
-        self.pacing.attach(self.pipeline.apply_locked, self._resumed)
-        self.turns.attach(self.bots.wake, pause_left_of)
-        self.pipeline.after_commit = self._committed
 
     def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
@@ -137,20 +126,42 @@ class RoomService:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def _committed(self, room: Room) -> None:
+    # ----- what happens to a room (app.rooms.events.RoomEvents) ---------------------
+    async def apply_locked(self, room: Room, seat: int, action: str,
+                           note: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """A move that waited (queued during a pause, a silent seat's accept) goes
+        through the pipeline like any other (the caller holds ``room.lock``)."""
+        return await self.pipeline.apply_locked(room, seat, action, note)
+
+    def step_shown(self, room: Room) -> None:
         """A move was saved: the turn clock looks at the new turn, and the strong bot
         that may have to play a person's seat later remembers what that seat saw."""
         self.turns.refresh(room)
         self.bots.observe(room)
         self._end_if_nobody_plays_on(room)
 
-    def _resumed(self, room: Room) -> None:
+    def pause_over(self, room: Room) -> None:
         """A finished trick or deal was shown long enough: the turn clock starts and
         the bots move on."""
         had = room.turn_deadline
         self.turns.refresh(room)
         if room.turn_deadline != had:
             room.tell()
+        self._end_if_nobody_plays_on(room)
+        self.bots.wake(room)
+
+    def window_closed(self, room: Room) -> None:
+        """The silent seats accepted: the bots move on."""
+        self.bots.wake(room)
+
+    def stand_in_due(self, room: Room) -> None:
+        """Somebody is away or out of time: a bot plays for them."""
+        self.bots.wake(room)
+
+    def database_back(self, room: Room) -> None:
+        """The database answers again and ``room`` was reloaded from its last save."""
+        self.windows.restored(room)
+        self.turns.refresh(room)
         self._end_if_nobody_plays_on(room)
         self.bots.wake(room)
 
@@ -436,8 +447,24 @@ class RoomService:
     async def rematch(self, room_id: str, host_token: str | None,
                       options: dict[str, Any] | None = None) -> tuple[Room, bool]:
         """The host of a finished match plays again with the same people and seats
-        (see :mod:`app.rooms.rematch`): ``(new room, opened just now)``."""
-        return await open_rematch(self, room_id, host_token, options)
+        (see :mod:`app.rooms.rematch`): ``(new room, opened just now)``; a second
+        request gets the one already opened."""
+        room = self.get(room_id)
+        check_rematch_host(room, host_token)
+        async with room.lock:
+            if room.next_id is not None and room.next_id in self.rooms:
+                return self.rooms[room.next_id], False
+            new = next_room(room, options, self.clock)
+            await save_rematch(self.db, room, new)
+            self.rooms[new.id] = new
+            room.next_id = new.id
+        log.info("rematch opened game=%s", room.game)
+        try:
+            await self.start(new.id, host_token)
+        except RoomError as exc:  # the new table waits for the host's start instead
+            log.warning("rematch %s did not start: %s", new.id, exc.message)
+        room.moved_to(new.id)
+        return new, True
 
     # ----- play ----------------------------------------------------------------
     async def act(self, room_id: str, seat: int, action: Any, version: Any,
@@ -510,13 +537,6 @@ class RoomService:
         self._end_if_nobody_plays_on(room)
         self.bots.wake(room)
 
-    def _reloaded(self, room: Room) -> None:
-        """The database answers again and ``room`` was reloaded from its last save."""
-        self.windows.restored(room)
-        self.turns.refresh(room)
-        self._end_if_nobody_plays_on(room)
-        self.bots.wake(room)
-
     async def sweep_idle(self) -> int:
         """Rooms nobody has open (no person's page) and nothing done for
         ``ROOM_IDLE_MINUTES`` leave memory; an unfinished one is closed (its finished
@@ -530,11 +550,10 @@ class RoomService:
                     await self.db.run(repo.delete_unstarted, match_id=room.id)
                 elif room.status != "finished":
                     await self.db.run(repo.close_match, match_id=room.id)
-                room.closed = True
                 self.rooms.pop(room.id, None)
                 self.bots.stop(room.id)
                 self.bots.forget(room)
-                room._tell()  # open sockets (spectators) learn that the table closed
+                room.close()  # open sockets (spectators) learn that the table closed
                 self.chat.forget(room.id)
                 self.turns.forget(room)
                 self.pacing.forget(room)

@@ -25,10 +25,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.db import Database, repo
+from app.rooms.events import RoomEvents, Spawn
+from app.rooms.pacing import pause_left
 from app.rooms.presence import away_at, is_away, is_connected
 from app.rooms.room import DealHold, Room
 
@@ -36,8 +37,6 @@ log = logging.getLogger("stammtisch.rooms")
 
 AWAY, CLOCK, RELEASED = "away", "clock", "released"
 REASONS = (AWAY, CLOCK, RELEASED)
-
-Spawn = Callable[[Awaitable[None]], "asyncio.Task[None]"]
 
 
 def awaited(room: Room) -> list[int]:
@@ -129,18 +128,13 @@ def load_state(room: Room, state: dict[str, Any] | None) -> None:
 class Turns:
     """Deadlines, stand-in decisions and the timers that wake the bot driver."""
 
-    def __init__(self, db: Database, spawn: Spawn) -> None:
+    def __init__(self, db: Database, spawn: Spawn, events: RoomEvents) -> None:
+        """``events`` hears when a bot may have to play for somebody."""
         self.db = db
         self._spawn = spawn
-        self._wake: Callable[[Room], None] = lambda room: None
-        self._paused: Callable[[Room], float] = lambda room: 0.0
+        self._events = events
         self._timers: dict[str, asyncio.Task[None]] = {}
         self._saved: dict[str, dict[str, Any]] = {}
-
-    def attach(self, wake: Callable[[Room], None], paused: Callable[[Room], float]) -> None:
-        """``wake`` starts the bot driver; ``paused`` says how long the room still
-        holds back moves (a finished trick or deal on show)."""
-        self._wake, self._paused = wake, paused
 
     # ----- the clock ----------------------------------------------------------------
     def refresh(self, room: Room) -> None:
@@ -155,7 +149,7 @@ class Turns:
             if room.hold is not None:  # a deal's result is on show: starts after it
                 room.turn_deadline, room.turn_version = None, -1
             else:  # after a finished trick the clock starts when the pause ends
-                room.turn_deadline = room.clock.now() + self._paused(room) + seconds
+                room.turn_deadline = room.clock.now() + pause_left(room) + seconds
                 room.turn_version = room.version
         self._schedule(room)
         self.save(room)
@@ -181,7 +175,7 @@ class Turns:
         if room.closed:
             return
         if movers(room):
-            self._wake(room)
+            self._events.stand_in_due(room)
         else:  # somebody came back or acted meanwhile: look again later
             self._schedule(room)
 

@@ -6,17 +6,13 @@ whoever stayed silent accepts when the window closes."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 from app.games import GAMES
 from app.rooms.errors import Illegal
+from app.rooms.events import RoomEvents, Spawn
 from app.rooms.room import Room
 
 log = logging.getLogger("stammtisch.rooms")
-
-Apply = Callable[[Room, int, str], Awaitable[Any]]
-Spawn = Callable[[Awaitable[None]], object]
 
 
 def open_window(room: Room) -> int | None:
@@ -28,15 +24,11 @@ def open_window(room: Room) -> int | None:
 
 
 class ChallengeWindows:
-    def __init__(self, spawn: Spawn) -> None:
+    def __init__(self, spawn: Spawn, events: RoomEvents) -> None:
+        """``events`` applies a silent seat's ``accept`` and hears when the window's
+        accepts are written (the bots may move on)."""
         self._spawn = spawn
-        self._apply: Apply | None = None
-        self._after: Callable[[Room], None] = lambda room: None
-
-    def attach(self, apply: Apply, after: Callable[[Room], None]) -> None:
-        """``apply`` applies a silent seat's ``accept``; ``after`` runs once the
-        window's accepts are written (the bots may move on)."""
-        self._apply, self._after = apply, after
+        self._events = events
 
     @staticmethod
     def held_back(room: Room, action: str) -> float:
@@ -71,7 +63,6 @@ class ChallengeWindows:
 
     async def _accept_silent(self, room: Room, window_id: int) -> None:
         await room.clock.sleep(room.window_left())
-        assert self._apply is not None
         async with room.lock:
             match = room.match
             if match is None or room.window_id != window_id or match.phase != "challenge":
@@ -81,7 +72,7 @@ class ChallengeWindows:
                 if (current is not None and current.phase == "challenge"
                         and "accept" in current.legal_actions(seat)):
                     try:
-                        await self._apply(room, seat, "accept")
+                        await self._events.apply_locked(room, seat, "accept")
                     except Illegal:  # the room stopped (it says why); nothing to accept
                         return
-        self._after(room)
+        self._events.window_closed(room)
