@@ -50,7 +50,7 @@ BONUS_CARDS = {
 }
 
 
-def _keep_value(card: str) -> float:
+def keep_value(card: str) -> float:
     """What holding ``card`` back for a later trick is worth (points-like units)."""
     if suit_of(card) == TRUMP:
         return TRUMP_KEEP[card]
@@ -90,7 +90,7 @@ def _card_value(view: dict[str, Any], card: str, unseen: list[str]) -> float:
     last = len(view["hand"]) == 1
     outcome = resolve_trick(trick, last)
     later = [(seat + i) % players for i in range(1, players - len(trick) + 1)]
-    keep = 0.0 if last else _keep_value(card)
+    keep = 0.0 if last else keep_value(card)
     if not later:
         mine = outcome["winner"] == seat
         return (_gain(outcome) if mine else -rival * _gain(outcome)) - keep

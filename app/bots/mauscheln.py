@@ -45,7 +45,7 @@ HOLD_ENOUGH = 0.8  # a beating card this safe is good enough, no need for a high
 LEAD_ENOUGH = 0.5  # a lead this likely to hold is worth leading
 
 
-class _Table:
+class Table:
     """What this seat knows: the trump rules, the unseen cards and how many of them
     the opponents hold."""
 
@@ -136,7 +136,7 @@ def _trick_distribution(chances: Sequence[float]) -> list[float]:
     return dist
 
 
-def _prospects(table: _Table) -> list[float]:
+def prospects(table: Table) -> list[float]:
     """Trick chances of the best four cards after an exchange: each card counts at
     least as much as a fresh card from the stock would."""
     draw = table.draw_chance()
@@ -144,7 +144,7 @@ def _prospects(table: _Table) -> list[float]:
     return chances[:HAND_SIZE]
 
 
-def _expected_value(view: dict[str, Any], chances: Sequence[float], sneaker: bool) -> float:
+def expected_value(view: dict[str, Any], chances: Sequence[float], sneaker: bool) -> float:
     """Expected chips of playing, in pots: a quarter per trick, minus the bêtes
     (as far as the seat's chips reach)."""
     pot = max(int(view["pot"]), 1)
@@ -155,7 +155,7 @@ def _expected_value(view: dict[str, Any], chances: Sequence[float], sneaker: boo
     return value
 
 
-def _expected_opponents(view: dict[str, Any]) -> float:
+def expected_opponents(view: dict[str, Any]) -> float:
     """Before anyone has joined: about half of the others play along."""
     return max(1.0, (len(view["in_deal"]) - 1) / 2)
 
@@ -163,20 +163,20 @@ def _expected_opponents(view: dict[str, Any]) -> float:
 def _knock(view: dict[str, Any], rng: random.Random) -> str:
     """The dealer's blind decision with an Ace turned up: imagine hands from the
     unseen cards, each with the Ace taken in, and knock if they pay on average."""
-    table = _Table(view, _expected_opponents(view), hand=[])
+    table = Table(view, expected_opponents(view), hand=[])
     cards = [c for c in table.unseen if c != view["trump_card"]]
     size = min(HAND_SIZE, len(cards))
     total = 0.0
     for _ in range(KNOCK_SAMPLES):
         hand = [*rng.sample(cards, size), view["trump_card"]]
-        imagined = _Table(view, _expected_opponents(view), hand=hand)
-        total += _expected_value(view, _prospects(imagined), sneaker=True)
+        imagined = Table(view, expected_opponents(view), hand=hand)
+        total += expected_value(view, prospects(imagined), sneaker=True)
     return "knock" if total / KNOCK_SAMPLES > KNOCK_MARGIN else "no_knock"
 
 
 def _bid(view: dict[str, Any]) -> str:
-    table = _Table(view, _expected_opponents(view))
-    value = _expected_value(view, _prospects(table), sneaker=True)
+    table = Table(view, expected_opponents(view))
+    value = expected_value(view, prospects(table), sneaker=True)
     return "mauschel" if value > MAUSCHEL_MARGIN else "pass"
 
 
@@ -186,8 +186,8 @@ def _answer(view: dict[str, Any]) -> str:
     undecided = [s for s in view["in_deal"]
                  if s not in (seat, view["sneaker"]) and answers[s] is None]
     opponents = 1 + len(view["joined"]) + len(undecided) / 2
-    table = _Table(view, opponents)
-    value = _expected_value(view, _prospects(table), sneaker=False)
+    table = Table(view, opponents)
+    value = expected_value(view, prospects(table), sneaker=False)
     return "join" if value > JOIN_MARGIN else "fold"
 
 
@@ -195,8 +195,8 @@ def _exchange(view: dict[str, Any], legal: list[str]) -> str:
     """The legal exchange that leaves the best four cards: the kept cards' chances
     plus a fresh card's chance for every card drawn (fewer discards on a tie)."""
     # a knocking dealer exchanges before anyone has joined
-    opponents = len(view["playing"]) - 1 if view["playing"] else _expected_opponents(view)
-    table = _Table(view, opponents)
+    opponents = len(view["playing"]) - 1 if view["playing"] else expected_opponents(view)
+    table = Table(view, opponents)
     chance = {c: table.trick_chance(c) for c in table.hand}
     draw = table.draw_chance()
     surplus = len(table.hand) - HAND_SIZE
@@ -217,7 +217,7 @@ def _play(view: dict[str, Any], cards: list[str]) -> str:
                       key=lambda s: (s - seat) % players)
     later = after_me[:len(view["playing"]) - len(trick) - 1]
     later_cards = sum(view["hand_counts"][s] for s in later)
-    table = _Table(view, len(after_me))  # the cards' worth over the rest of the deal
+    table = Table(view, len(after_me))  # the cards' worth over the rest of the deal
     cheapest = min(cards, key=lambda c: (table.trick_chance(c), table.rank(c)))
     if not trick:
         holds = {c: table.hold_chance([], c, later_cards) for c in cards}

@@ -141,7 +141,7 @@ def test_mauscheln_bot_orders_the_cards_exactly_as_the_engine(options: dict[str,
         m = new_match("mauscheln", 4, {"dealer": 0, **options}, seed=seed)
         assert isinstance(m, ms_engine.MauschelnMatch)
         view = m.view(1)
-        table = mauscheln._Table(view, 1.0)
+        table = mauscheln.Table(view, 1.0)
         assert len(table.unseen) + len(table.hand) + 1 == len(m.pack), "the same pack"
         for card in m.pack:
             assert table.suit(card) == m.suit(card)

@@ -195,7 +195,7 @@ def card_value(deal: Deal, card: str, unseen: list[str]) -> float:
     last = len(deal.hands[seat]) == 1
     outcome = resolve(trick, last)
     later = [(seat + i) % players for i in range(1, players - len(trick) + 1)]
-    keep = 0.0 if last else heuristic._keep_value(card)
+    keep = 0.0 if last else heuristic.keep_value(card)
     if not later:
         mine = outcome.winner == seat
         return (outcome.gain if mine else -rival * outcome.gain) - keep

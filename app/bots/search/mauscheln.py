@@ -577,8 +577,8 @@ def _discards(action: str) -> set[str]:
 
 
 # ----- the house heuristic, memoized ---------------------------------------------------
-class _FastTable(heuristic._Table):
-    """The heuristic's ``_Table`` with its per-card and per-suit estimates computed
+class _FastTable(heuristic.Table):
+    """The heuristic's ``Table`` with its per-card and per-suit estimates computed
     once each (the same code, so the same numbers)."""
 
     def __init__(self, view: dict[str, Any], opponents: float,
@@ -609,7 +609,7 @@ class _FastTable(heuristic._Table):
         return got
 
     def trick_chance(self, card: str) -> float:
-        """``_Table.trick_chance`` with the higher unseen cards counted from a
+        """``Table.trick_chance`` with the higher unseen cards counted from a
         per-suit list (the tests compare the answers with the house bot's)."""
         got = self._chances.get(card)
         if got is None:
@@ -628,21 +628,21 @@ class _FastTable(heuristic._Table):
 
 def _fast_knock(view: dict[str, Any], rng: random.Random) -> str:
     h = heuristic
-    table = _FastTable(view, h._expected_opponents(view), hand=[])
+    table = _FastTable(view, h.expected_opponents(view), hand=[])
     cards = [c for c in table.unseen if c != view["trump_card"]]
     size = min(HAND_SIZE, len(cards))
     total = 0.0
     for _ in range(h.KNOCK_SAMPLES):
         hand = [*rng.sample(cards, size), view["trump_card"]]
-        imagined = _FastTable(view, h._expected_opponents(view), hand=hand)
-        total += h._expected_value(view, h._prospects(imagined), sneaker=True)
+        imagined = _FastTable(view, h.expected_opponents(view), hand=hand)
+        total += h.expected_value(view, h.prospects(imagined), sneaker=True)
     return "knock" if total / h.KNOCK_SAMPLES > h.KNOCK_MARGIN else "no_knock"
 
 
 def _fast_bid(view: dict[str, Any]) -> str:
     h = heuristic
-    table = _FastTable(view, h._expected_opponents(view))
-    value = h._expected_value(view, h._prospects(table), sneaker=True)
+    table = _FastTable(view, h.expected_opponents(view))
+    value = h.expected_value(view, h.prospects(table), sneaker=True)
     return "mauschel" if value > h.MAUSCHEL_MARGIN else "pass"
 
 
@@ -654,13 +654,13 @@ def _fast_answer(view: dict[str, Any]) -> str:
                  if s not in (seat, view["sneaker"]) and answers[s] is None]
     opponents = 1 + len(view["joined"]) + len(undecided) / 2
     table = _FastTable(view, opponents)
-    value = h._expected_value(view, h._prospects(table), sneaker=False)
+    value = h.expected_value(view, h.prospects(table), sneaker=False)
     return "join" if value > h.JOIN_MARGIN else "fold"
 
 
 def _fast_exchange(view: dict[str, Any], legal: list[str]) -> str:
     h = heuristic
-    opponents = len(view["playing"]) - 1 if view["playing"] else h._expected_opponents(view)
+    opponents = len(view["playing"]) - 1 if view["playing"] else h.expected_opponents(view)
     table = _FastTable(view, opponents)
     chance = {c: table.trick_chance(c) for c in table.hand}
     draw = table.draw_chance()
