@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test install vendor migrate backup lint typecheck pytest bench clean i18n i18n-extract
+.PHONY: run test install vendor migrate backup lint typecheck imports pytest bench clean i18n i18n-extract
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,11 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# the import structure's contracts (pyproject.toml, [tool.importlinter]): the layers
+# main -> web -> rooms -> bots -> games, no import cycle inside app/rooms
+imports: install
+	$(BIN)/lint-imports --no-cache
+
 # the browser tests (tests/e2e) in a second pytest process beside the rest: they
 # spend most of their time waiting on browsers, servers and timeouts, and one
 # process for everything took about 38 minutes on a 2-core machine (CI allows 30);
@@ -81,7 +86,7 @@ pytest: install vendor
 	if [ $$rest -ne 0 ] && [ $$rest -ne 5 ]; then exit $$rest; fi; \
 	if [ $$browser_rc -ne 0 ] && [ $$browser_rc -ne 5 ]; then exit $$browser_rc; fi
 
-test: lint typecheck pytest
+test: lint typecheck imports pytest
 
 bench: install
 	$(BIN)/python bench/engine.py
