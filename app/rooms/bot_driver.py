@@ -74,25 +74,19 @@ class BotDriver:
         self.pipeline = pipeline
         self.delay = delay_seconds
         self.pool = pool
-        self._tasks: dict[str, asyncio.Task[None]] = {}
         self._nudges: dict[str, asyncio.Event] = {}  # room -> a driver waiting out a pause
         self._rng = random.SystemRandom()
 
     def wake(self, room: Room) -> None:
-        """Make sure a bot whose turn it is will move (one driver task per room)."""
-        task = self._tasks.get(room.id)
-        if task is not None and not task.done():
+        """Make sure a bot whose turn it is will move (one driver task per room, the
+        room's ``"bots"`` timer: it ends with the room)."""
+        if room.timers.running("bots") is not None:
             nudge = self._nudges.get(room.id)
             if nudge is not None:  # a pause ended early (everybody pressed "Next deal")
                 nudge.set()
             return
         if bots_to_act(room):
-            self._tasks[room.id] = asyncio.create_task(self._drive(room))
-
-    def stop(self, room_id: str) -> None:
-        task = self._tasks.pop(room_id, None)
-        if task is not None:
-            task.cancel()
+            room.timers.start("bots", asyncio.create_task(self._drive(room)))
 
     def observe(self, room: Room) -> None:
         """After every saved move: the pool remembers what each person's seat saw of
@@ -120,11 +114,6 @@ class BotDriver:
             return
         for s in range(room.players) if seat is None else (seat,):
             self.pool.forget((room.id, s))
-
-    def close(self) -> None:
-        for task in self._tasks.values():
-            task.cancel()
-        self._tasks.clear()
 
     async def decide(self, room: Room, q: Question) -> str | None:
         """The bot's answer to ``q``, thought out without the room's lock. A strong

@@ -23,7 +23,6 @@ it is.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -60,7 +59,6 @@ class Pacing:
         a pause is over (turn clocks start, bots move on)."""
         self._spawn = spawn
         self._events = events
-        self._timers: dict[str, asyncio.Task[None]] = {}
 
     # ----- a step starts a pause ------------------------------------------------------
     def after_step(self, room: Room, events: list[dict[str, Any]]) -> None:
@@ -126,10 +124,7 @@ class Pacing:
 
     # ----- the end of a pause ----------------------------------------------------------
     def _arm(self, room: Room) -> None:
-        old = self._timers.pop(room.id, None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        self._timers[room.id] = self._spawn(self._resume(room))
+        room.timers.start("pause", self._spawn(self._resume(room)))
 
     async def _resume(self, room: Room) -> None:
         while True:
@@ -147,13 +142,3 @@ class Pacing:
                     room.tell()
             self._events.pause_over(room)
             return
-
-    def forget(self, room: Room) -> None:
-        task = self._timers.pop(room.id, None)
-        if task is not None:
-            task.cancel()
-
-    def close(self) -> None:
-        for task in self._timers.values():
-            task.cancel()
-        self._timers.clear()

@@ -42,6 +42,40 @@ class Seat:
 Listener = Callable[["Room"], None]
 
 
+class RoomTimers:
+    """A room's own timers and tasks, one per name (``"pause"``: a finished trick or
+    deal on show, ``"turn"``: the turn clock, ``"bots"``: the bot driver): starting
+    one ends the one it replaces, and they all end with the room (:meth:`Room.close`)."""
+
+    __slots__ = ("_tasks",)
+
+    def __init__(self) -> None:
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def start(self, name: str, task: asyncio.Task[None]) -> None:
+        """Run ``task`` as the room's ``name``, ending the one before it (unless that
+        is the task starting it: a timer that sets itself again)."""
+        self.stop(name)
+        self._tasks[name] = task
+
+    def stop(self, name: str) -> None:
+        """End the room's ``name`` task, if any (unless it is the one asking)."""
+        old = self._tasks.pop(name, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+
+    def running(self, name: str) -> asyncio.Task[None] | None:
+        """The room's ``name`` task, if one was started and has not ended."""
+        task = self._tasks.get(name)
+        return task if task is not None and not task.done() else None
+
+    def end_all(self) -> None:
+        for task in self._tasks.values():
+            if task is not asyncio.current_task():
+                task.cancel()
+        self._tasks.clear()
+
+
 @dataclass
 class DealHold:
     """The table shows the result of deal ``deal_no`` (the engine has dealt on
@@ -106,6 +140,10 @@ class Room:
     hold: DealHold | None = None
     queued: dict[int, tuple[str, int]] = field(default_factory=dict)
     teams_cache: list[list[int]] | None = None
+    # what ``matches.room_state`` holds of the room (app.rooms.turns writes changes)
+    state_written: dict[str, Any] = field(default_factory=dict)
+    # its timers and tasks: the pause, the turn clock, the bot driver
+    timers: RoomTimers = field(default_factory=RoomTimers, repr=False)
     # counts the announcements to the listeners: what the table shows may differ only
     # between two moments (the web keeps what is the same for every seat per moment)
     moment: int = 0
@@ -182,9 +220,10 @@ class Room:
         self.tell()
 
     def close(self) -> None:
-        """The room left memory: nothing more may be written, and its open pages (a
-        spectator's, say) hear that the table closed."""
+        """The room left memory: nothing more may be written, its timers and bots
+        stop, and its open pages (a spectator's, say) hear that the table closed."""
         self.closed = True
+        self.timers.end_all()
         self.tell()
 
     def arrive(self, seat: int | None, host: bool = False) -> None:

@@ -551,12 +551,11 @@ class RoomService:
                 elif room.status != "finished":
                     await self.db.run(repo.close_match, match_id=room.id)
                 self.rooms.pop(room.id, None)
-                self.bots.stop(room.id)
                 self.bots.forget(room)
-                room.close()  # open sockets (spectators) learn that the table closed
+                # its timers and bots stop; open sockets (spectators) learn that the
+                # table closed
+                room.close()
                 self.chat.forget(room.id)
-                self.turns.forget(room)
-                self.pacing.forget(room)
         if gone:
             log.info("%d idle rooms left memory", len(gone))
         return len(gone)
@@ -573,6 +572,5 @@ class RoomService:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        self.bots.close()
-        self.turns.close()
-        self.pacing.close()
+        for room in self.rooms.values():
+            room.timers.end_all()

@@ -133,8 +133,6 @@ class Turns:
         self.db = db
         self._spawn = spawn
         self._events = events
-        self._timers: dict[str, asyncio.Task[None]] = {}
-        self._saved: dict[str, dict[str, Any]] = {}
 
     # ----- the clock ----------------------------------------------------------------
     def refresh(self, room: Room) -> None:
@@ -163,12 +161,11 @@ class Turns:
         return min(times) if times else None
 
     def _schedule(self, room: Room) -> None:
-        old = self._timers.pop(room.id, None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
         when = self._next_moment(room)
         if when is not None:
-            self._timers[room.id] = self._spawn(self._fire(room, when))
+            room.timers.start("turn", self._spawn(self._fire(room, when)))
+        else:
+            room.timers.stop("turn")
 
     async def _fire(self, room: Room, when: float) -> None:
         await room.clock.sleep(max(0.0, when - room.clock.now()))
@@ -198,21 +195,10 @@ class Turns:
     def taken_over(self, room: Room, seat: int) -> None:
         room.stand_ins.pop(seat, None)
 
-    def forget(self, room: Room) -> None:
-        task = self._timers.pop(room.id, None)
-        if task is not None:
-            task.cancel()
-        self._saved.pop(room.id, None)
-
-    def close(self) -> None:
-        for task in self._timers.values():
-            task.cancel()
-        self._timers.clear()
-
     # ----- what a restart brings back ------------------------------------------------
     def restored(self, room: Room, state: dict[str, Any] | None) -> None:
         load_state(room, state)
-        self._saved[room.id] = saved_state(room)
+        room.state_written = saved_state(room)
 
     def save(self, room: Room) -> None:
         """Write ``room_state`` when it changed (in the background, in order: the
@@ -220,9 +206,9 @@ class Turns:
         if room.closed:
             return
         state = saved_state(room)
-        if self._saved.get(room.id, {}) == state:
+        if room.state_written == state:
             return
-        self._saved[room.id] = state
+        room.state_written = state
         self._spawn(self._write(room.id, state))
 
     async def _write(self, room_id: str, state: dict[str, Any]) -> None:

@@ -42,31 +42,48 @@ def _pairs(node: ast.Assign | ast.AnnAssign) -> list[tuple[ast.expr, ast.expr | 
     return pairs
 
 
-def _refers_to_function(value: ast.expr | None, functions: set[str]) -> bool:
+def _local_names(function: ast.AST) -> set[str]:
+    """Names a function binds itself (its parameters and variables)."""
+    names = {a.arg for a in ast.walk(function) if isinstance(a, ast.arg)}
+    names.update(n.id for n in ast.walk(function)
+                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return names
+
+
+def _refers_to_function(value: ast.expr | None, functions: set[str], local: set[str]) -> bool:
+    """``value`` is a lambda, a method taken from an object (``self._committed``) or
+    a function by its name (not a variable of the same name)."""
     if isinstance(value, ast.Lambda):
         return True
     if isinstance(value, ast.Attribute):
         return value.attr in functions
-    return isinstance(value, ast.Name) and value.id in functions
+    return isinstance(value, ast.Name) and value.id in functions and value.id not in local
 
 
 def wired_afterwards(source: str, functions: set[str], filename: str = "<source>"
                      ) -> list[str]:
     """Assignments of a function, method or lambda to another object's attribute."""
+    tree = ast.parse(source, filename)
+    local: dict[ast.AST, set[str]] = {}  # each assignment's function's own names
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            names = _local_names(function)
+            for node in ast.walk(function):  # inner functions come later: theirs win
+                local[node] = names
     found = []
-    for node in ast.walk(ast.parse(source, filename)):
+    for node in ast.walk(tree):
         if not isinstance(node, ast.Assign | ast.AnnAssign):
             continue
         for target, value in _pairs(node):
-            if not isinstance(target, ast.Attribute):
+            if not isinstance(target, ast.Attribute) or value is None:
                 continue
             owner = target.value
             if isinstance(owner, ast.Name) and owner.id == "self":
                 continue  # its own attribute (kept callables: see the next check)
-            if _refers_to_function(value, functions):
-                found.append(f"{filename}:{node.lineno}: {ast.unparse(target)} = "
-                             f"{ast.unparse(value) if value is not None else ''}")
-    return found
+            if _refers_to_function(value, functions, local.get(node, set())):
+                found.append((node.lineno, f"{filename}:{node.lineno}: "
+                              f"{ast.unparse(target)} = {ast.unparse(value)}"))
+    return [text for _line, text in sorted(found)]
 
 
 def test_no_part_of_a_room_is_wired_after_it_was_built() -> None:
