@@ -25,21 +25,34 @@ Usage (from the repository root):
     .venv/bin/python bench/arena.py                    # all games, both pairings
     .venv/bin/python bench/arena.py --boards 20 --budget-ms 200 schafkopf
     .venv/bin/python bench/arena.py --pairings search-heuristic --jobs 2 mauscheln
+    .venv/bin/python bench/arena.py --old-search /tmp/old/app/bots/search --pairings search-old
 
 Options: ``--boards N`` boards per game and pairing (default 30), ``--deals N``
 deals per board (default: per game, below), ``--budget-ms`` of the search bots
-(default 1000), ``--pairings`` (comma separated: ``search-heuristic``, ``heuristic-random``),
-``--seed`` of the first board, ``--jobs`` boards played at once (default 1).
+(default 1000), ``--pairings`` (comma separated: ``search-heuristic``, ``heuristic-random``,
+and with ``--old-search`` also ``search-old``), ``--seed`` of the first board, ``--jobs``
+boards played at once (default 1).
+
+``--old-search DIR`` pits this checkout's search bot against another version of it:
+``DIR`` is a copy of an earlier ``app/bots/search`` package (``git archive REV
+app/bots/search | tar -x -C /tmp/old``). Its files are copied into a temporary
+package ``arena_old_search`` with their imports of ``app.bots.search`` pointed at
+it; everything else they import (the engines, the house heuristics) is this
+checkout's. It plays as the kind ``old-search`` (``SearchBot`` with that package),
+at the same budget.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import os
 import random
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -48,7 +61,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import app.bots.search  # noqa: E402,F401  (loaded before the workers fork)
 from app.bots import make_bot  # noqa: E402
+from app.bots.api import SearchBot  # noqa: E402
 from app.games import GAMES, Match, new_match  # noqa: E402
 from app.games.luegenbeutel import DECK as LB_DECK  # noqa: E402
 
@@ -64,8 +79,43 @@ SETUPS: dict[str, tuple[dict[str, Any], int, str]] = {
     "luegenbeutel": ({"target": 10_000}, 1, "points"),
 }
 PAIRINGS = {"search-heuristic": ("search", "heuristic"),
-            "heuristic-random": ("heuristic", "random")}
+            "heuristic-random": ("heuristic", "random"),
+            "search-old": ("search", "old-search")}  # with --old-search
 DEAL_END = ("deal_end", "round_end")
+OLD_PACKAGE = "arena_old_search"
+
+
+def prepare_old_search(source: str) -> str:
+    """Copy the search package at ``source`` into a temporary directory as the
+    package ``arena_old_search`` (its imports of ``app.bots.search`` pointed at
+    itself); returns the directory to put on ``sys.path``."""
+    src = Path(source)
+    if not (src / "__init__.py").is_file() or not (src / "core.py").is_file():
+        raise SystemExit(f"--old-search: {source} is not a copy of app/bots/search")
+    root = Path(tempfile.mkdtemp(prefix="arena-old-search-"))
+    package = root / OLD_PACKAGE
+    package.mkdir()
+    for path in sorted(src.glob("*.py")):
+        text = path.read_text(encoding="utf-8").replace("app.bots.search", OLD_PACKAGE)
+        (package / path.name).write_text(text, encoding="utf-8")
+    return str(root)
+
+
+def old_search(root: str | None) -> Any:
+    """The old search package prepared by :func:`prepare_old_search`."""
+    if root is None:
+        raise ValueError("the kind old-search needs --old-search")
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    return importlib.import_module(OLD_PACKAGE)
+
+
+def bot_for(kind: str, game: str, seed: int, budget_ms: float, old: str | None) -> Any:
+    if kind == "old-search":
+        bot = SearchBot(game, seed, budget_ms, package=old_search(old))
+        bot.kind = kind
+        return bot
+    return make_bot(kind, game, seed=seed, budget_ms=budget_ms)
 
 
 @dataclass
@@ -79,11 +129,17 @@ class Run:
 
 def _timed(times: dict[str, list[float]], bot: Any, method: str, view: dict[str, Any],
            legal: list[str]) -> str | None:
+    if hasattr(bot, "last_report"):
+        bot.last_report = None
     start, cpu = time.perf_counter(), time.process_time()
     answer: str | None = getattr(bot, method)(view, legal)
     if len(legal) > 1:
         wall = (time.perf_counter() - start) * 1000
         times.setdefault(bot.kind, []).append(wall)
+        report = getattr(bot, "last_report", None)
+        if report is not None and report.samples:
+            # worlds the search played every candidate out in (its playouts per action)
+            times.setdefault(bot.kind + ":samples", []).append(float(report.samples))
         # the slowest decision's CPU time: far below its wall time means the
         # process was waiting for a core, not thinking
         slowest = times.setdefault(bot.kind + ":slowest", [0.0, 0.0])
@@ -136,13 +192,13 @@ def stacked(game: str, board: int) -> list[Any] | None:
 
 
 def play_board(game: str, board: int, kinds: tuple[str, str], swapped: bool,
-               budget_ms: float, deals: int) -> Run:
+               budget_ms: float, deals: int, old: str | None = None) -> Run:
     options, _, _ = SETUPS[game]
     m = new_match(game, PLAYERS, dict(options, dealer=board % PLAYERS), seed=board,
                   deals=stacked(game, board))
     x_seats = SEATS_Y if swapped else SEATS_X
-    bots = [make_bot(kinds[0] if s in x_seats else kinds[1], game,
-                     seed=board * 16 + s, budget_ms=budget_ms) for s in range(PLAYERS)]
+    bots = [bot_for(kinds[0] if s in x_seats else kinds[1], game, board * 16 + s,
+                    budget_ms, old) for s in range(PLAYERS)]
     start = list(m.scores)
     times: dict[str, list[float]] = {}
     ended = 0
@@ -156,13 +212,14 @@ def play_board(game: str, board: int, kinds: tuple[str, str], swapped: bool,
 
 
 def board_advantage(game: str, board: int, kinds: tuple[str, str], budget_ms: float,
-                    deals: int) -> tuple[float, int, dict[str, list[float]]]:
+                    deals: int, old: str | None = None
+                    ) -> tuple[float, int, dict[str, list[float]]]:
     """The duplicate advantage of kinds[0] over kinds[1] per deal on one board."""
     total = 0.0
     played = 0
     times: dict[str, list[float]] = {}
     for swapped in (False, True):
-        run = play_board(game, board, kinds, swapped, budget_ms, deals)
+        run = play_board(game, board, kinds, swapped, budget_ms, deals, old)
         x_seats = SEATS_Y if swapped else SEATS_X
         x = statistics.mean(run.gains[s] for s in x_seats)
         y = statistics.mean(run.gains[s] for s in range(PLAYERS) if s not in x_seats)
@@ -199,7 +256,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
-def _job(args: tuple[str, int, tuple[str, str], float, int]
+def _job(args: tuple[str, int, tuple[str, str], float, int, str | None]
          ) -> tuple[float, int, dict[str, list[float]]]:
     return board_advantage(*args)
 
@@ -214,6 +271,8 @@ def main() -> None:
                         help="comma separated: " + ", ".join(PAIRINGS))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--old-search", default=None, metavar="DIR",
+                        help="a copy of an earlier app/bots/search: plays as old-search")
     args = parser.parse_args()
     if not 1 <= args.boards <= 10_000 or not 1 <= args.jobs <= 16:
         parser.error("--boards 1..10000, --jobs 1..16")
@@ -223,6 +282,9 @@ def main() -> None:
     unknown = [g for g in args.games if g not in SETUPS]
     if unknown:
         parser.error(f"unknown games {unknown}; of {', '.join(SETUPS)}")
+    if "search-old" in pairings and args.old_search is None:
+        parser.error("--pairings search-old needs --old-search DIR")
+    old = prepare_old_search(args.old_search) if args.old_search else None
 
     load_before = os.getloadavg()
     print(f"duplicate arena: {args.boards} boards per game and pairing, search budget "
@@ -238,7 +300,7 @@ def main() -> None:
             deals = args.deals or default_deals
             for pairing in pairings:
                 kinds = PAIRINGS[pairing]
-                jobs = [(game, args.seed + b, kinds, args.budget_ms, deals)
+                jobs = [(game, args.seed + b, kinds, args.budget_ms, deals, old)
                         for b in range(args.boards)]
                 t0 = time.perf_counter()
                 results = (list(executor.map(_job, jobs)) if executor
@@ -258,13 +320,20 @@ def main() -> None:
     finally:
         if executor is not None:
             executor.shutdown()
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
     print("decision times (decisions with 2+ legal actions):")
-    for kind in sorted(k for k in all_times if not k.endswith(":slowest")):
+    for kind in sorted(k for k in all_times if ":" not in k):
         ms = all_times[kind]
         cpu = all_times.get(kind + ":slowest", [0.0, 0.0])[1]
         print(f"  {kind:10s} n={len(ms):6d}  p50 {percentile(ms, 0.5):8.2f} ms  "
               f"p95 {percentile(ms, 0.95):8.2f} ms  max {max(ms):8.2f} ms "
               f"(CPU {cpu:.0f} ms)")
+    for kind in sorted(k for k in all_times if k.endswith(":samples")):
+        n = all_times[kind]
+        print(f"  {kind.split(':')[0]:10s} worlds per searched decision: "
+              f"p50 {percentile(n, 0.5):6.0f}  p5 {percentile(n, 0.05):6.0f}  "
+              f"mean {statistics.mean(n):6.1f}")
     load_after = os.getloadavg()
     print(f"load average after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
 

@@ -84,12 +84,18 @@ class SearchBot(Bot):
 
     def __init__(self, game: str, seed: int | None = None,
                  budget_ms: float | None = DEFAULT_BUDGET_MS,
-                 max_samples: int = MAX_SAMPLES, strict: bool = False) -> None:
-        from app.bots.search import GAMES, History
+                 max_samples: int = MAX_SAMPLES, strict: bool = False,
+                 package: Any = None) -> None:
+        """``package``: the search package to think with (``GAMES``, ``History``,
+        ``search``, ``SILENCE``), :mod:`app.bots.search` unless given; a benchmark
+        hands in another version of it to pit the two against each other."""
+        if package is None:
+            import app.bots.search as package
 
         super().__init__(game, seed, budget_ms)
-        self.search_game = GAMES.get(game)
-        self.history = History()
+        self.package = package
+        self.search_game = package.GAMES.get(game)
+        self.history = package.History()
         self.max_samples = max_samples
         self.strict = strict
         self.last_report: Any = None
@@ -102,10 +108,8 @@ class SearchBot(Bot):
         return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
 
     def _search(self, view: dict[str, Any], options: list[str]) -> str:
-        from app.bots.search import search
-
         assert self.search_game is not None
-        report = search(self.search_game, view, options, self.history,
+        report = self.package.search(self.search_game, view, options, self.history,
                         self._rng(view, options), self.budget_ms, self.max_samples)
         self.last_report = report
         return report.action
@@ -122,12 +126,10 @@ class SearchBot(Bot):
         return action if action in legal else self.heuristic.choose(view, legal)
 
     def choose_optional(self, view: dict[str, Any], legal: list[str]) -> str | None:
-        from app.bots.search import SILENCE
-
         if not legal:
             return None
         self.history.observe(view)
-        silent = SILENCE.get(self.game)
+        silent = self.package.SILENCE.get(self.game)
         if silent is None or "accept" in legal:
             # nothing to let pass (a game without windows, or a round end to answer)
             if silent is None:
