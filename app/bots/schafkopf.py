@@ -41,8 +41,8 @@ def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         return "play:" + card
 
     def cheapest(options: list[str]) -> str:
-        return min(options, key=lambda c: (card_points(c), c[0] == trump,
-                                           -sort_hand(options, trump).index(c)))
+        place = {c: i for i, c in enumerate(sort_hand(options, trump))}
+        return min(options, key=lambda c: (card_points(c), c[0] == trump, -place[c]))
 
     if not trick:
         side_aces = [c for c in cards if c[0] != trump and c[1:] == SIDE_ACE]

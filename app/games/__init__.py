@@ -28,6 +28,8 @@ from app.games.base import (
     OptionError,
     Reason,
     Transfer,
+    Trick,
+    Unseen,
 )
 
 GAMES: dict[str, GameInfo] = {}
@@ -93,5 +95,5 @@ def restore(snapshot: dict[str, Any]) -> Match:
 __all__ = [
     "END_REASONS", "GAMES", "HOST_ENDS", "NOBODY_PLAYS_ON", "N_", "DealEnd", "DealStart",
     "GameInfo", "IllegalAction", "Match", "MatchEnd", "Option", "OptionError", "Reason",
-    "Transfer", "new_match", "register", "restore", "unregister",
+    "Transfer", "Trick", "Unseen", "new_match", "register", "restore", "unregister",
 ]

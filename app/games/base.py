@@ -9,6 +9,12 @@ inverse, with no per-game serialisation code to get wrong. Attributes whose name
 start with an underscore are the engine's working memory, not state: the RNG (its
 state goes into the snapshot separately) and caches that are rebuilt on demand.
 
+Worlds: a search bot imagines the cards a seat cannot see and plays on with the
+engine itself. :meth:`Match.unseen` says what a seat's view leaves hidden (which
+cards, in which places, how many each, what play has ruled out), and
+:meth:`Match.from_view` builds the match that view shows with those places filled
+in: the same state the engine reaches itself, so every rule stays in the engine.
+
 Speed: search bots play thousands of playouts per decision through this surface, so
 the hot paths avoid generic deep copies. ``copy()`` copies each attribute by its
 declared shape (:attr:`Match.copy_plan`), ``legal_actions`` remembers its answer
@@ -203,6 +209,35 @@ class GameInfo:
     @property
     def default_options(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}
+
+
+@dataclass
+class Unseen:
+    """What one seat's view leaves hidden (:meth:`Match.unseen`).
+
+    A *place* is where cards lie that the seat cannot see: ``hand:<seat>`` (another
+    hand, or the own one while it is hidden), ``stock`` (top first), ``removed``
+    (set aside face down), ``discards:<seat>`` (another seat's discards),
+    ``discard`` (a discard pile), ``open`` (the turn open to challenge, in the order
+    it was laid) and ``laid`` (the face-down cards of the turn in progress).
+
+    - ``cards``: the cards whose place the seat does not know (a multiset);
+    - ``places``: each hidden place and how many of ``cards`` it holds (they add up
+      to ``len(cards)``);
+    - ``excluded``: cards a place cannot hold (what the play of the deal revealed: a
+      card that would have made a seat's play illegal is not in its hand);
+    - ``known``: cards that are certainly in a hidden place (not among ``cards``, not
+      counted in ``places``), such as a card a challenge turned over and gave back.
+    """
+
+    cards: list[str]
+    places: dict[str, int]
+    excluded: dict[str, set[str]] = field(default_factory=dict)
+    known: dict[str, list[str]] = field(default_factory=dict)
+
+
+# A finished trick as a search remembers it: (seat, card) in play order.
+Trick = list[tuple[int, str]]
 
 
 # ----- the typed records of a deal's course (every game, one name per idea) ----------
@@ -456,6 +491,15 @@ class Match:
         events: list[dict[str, Any]] = _clone(self._apply(seat, action))
         return events
 
+    def simulate(self, seat: int, action: str) -> list[dict[str, Any]]:
+        """:meth:`apply` for a search playing out a world of its own (a copy made
+        for that): the same check and the same change, but the events are the
+        engine's own, not copies. They may share containers with the state, so read
+        them at once and never change or keep them."""
+        self.verify(seat, action)
+        self._legal_cache = None
+        return self._apply(seat, action)
+
     def explain_illegal(self, seat: int, action: str) -> str:
         """Why ``action`` (a string outside ``legal_actions(seat)``) is refused, for
         the player. Games refine this; :meth:`verify` is its only caller."""
@@ -497,7 +541,7 @@ class Match:
 
     def view_header(self, seat: int | None) -> dict[str, Any]:
         """The keys every view starts with, in every game."""
-        return {
+        header = {
             "game": self.name,
             "phase": self.phase,
             "seat": seat,
@@ -507,9 +551,10 @@ class Match:
             "scores": list(self.scores),
             "to_act": sorted(self.to_act()),
             "winners": list(self.winners),
-            **({"last_deal": self.record_copy("last_deal", self.last_deal)}
-               if self.last_deal is not None else {}),
         }
+        if self.last_deal is not None:
+            header["last_deal"] = self.record_copy("last_deal", self.last_deal)
+        return header
 
     # ``_texts`` maps a slot name to (key, length, JSON text, [the copy shared views
     # show]) of the records last shown there; see record_copy and shared_view.
@@ -592,6 +637,34 @@ class Match:
             self._sharing = False
 
     # ----- randomness and dealing ----------------------------------------
+    # The generator is ``_random``; a copy gets only its state (``_random_state``,
+    # shared by the copy and its original, each restoring it when it first draws),
+    # so copying a seeded match costs no generator, and copies that never shuffle or
+    # roll (most of a search's playouts) never build one.
+    _random: random.Random | None = None
+    _random_state: Any = None
+
+    @property
+    def _rng(self) -> random.Random:
+        rng = self._random
+        if rng is None:
+            rng = self._random = random.Random(0)
+            rng.setstate(self._random_state)
+            self._random_state = None
+        return rng
+
+    @_rng.setter
+    def _rng(self, rng: random.Random) -> None:
+        self._random = rng
+        self._random_state = None
+
+    def _rng_snapshot(self) -> Any:
+        """The generator's state for a snapshot (None: the system's randomness)."""
+        if self._random is None:
+            version, internal, gauss = self._random_state
+            return [version, list(internal), gauss]
+        return _rng_state(self._random)
+
     @property
     def rng(self) -> random.Random:
         return self._rng
@@ -621,7 +694,7 @@ class Match:
         return {
             "format": SNAPSHOT_FORMAT,
             "game": self.name,
-            "rng": _rng_state(self._rng),
+            "rng": self._rng_snapshot(),
             "state": state,
         }
 
@@ -630,7 +703,7 @@ class Match:
         server stores with every step, without copying the state first (orjson: the
         same JSON as the standard library's, compact, about ten times faster)."""
         return orjson.dumps({"format": SNAPSHOT_FORMAT, "game": self.name,
-                             "rng": _rng_state(self._rng), "state": self._state_attrs()},
+                             "rng": self._rng_snapshot(), "state": self._state_attrs()},
                             option=orjson.OPT_NON_STR_KEYS).decode()
 
     @classmethod
@@ -642,6 +715,40 @@ class Match:
         match._legal_cache = None
         match._texts = {}
         return match
+
+    @classmethod
+    def _from_state(cls, state: dict[str, Any], seed: int | str | None) -> Match:
+        """A match whose state attributes are ``state`` (taken as they are, not
+        copied) and whose generator is seeded with ``seed``."""
+        match = cls.__new__(cls)
+        match.__dict__.update(state)
+        match._rng = _make_rng(seed)
+        match._legal_cache = None
+        match._texts = {}
+        return match
+
+    # ----- worlds (search bots) ---------------------------------------------------
+    @classmethod
+    def unseen(cls, view: dict[str, Any], tricks: list[Trick] | None = None) -> Unseen:
+        """What ``view`` (one seat's, as :meth:`view` gave it) leaves hidden: see
+        :class:`Unseen`. ``tricks`` are the finished tricks of the deal in progress,
+        as the seat saw them (the view shows only the last): a trick game needs them
+        once a trick is done. Raises ValueError if the view and the tricks do not fit
+        together (a finished trick missing)."""
+        raise NotImplementedError(f"{cls.name} cannot say what a view hides")
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                  tricks: list[Trick] | None = None, seed: int | str | None = None
+                  ) -> Match:
+        """The match ``view`` shows, with every place of ``unseen(view, tricks)``
+        filled from ``hidden`` (place -> cards, the known ones included; ``stock``
+        top first, ``open`` in the order laid): it answers every call as a match in
+        that state would, and its later shuffles and dice come from ``seed``. What
+        the view does not tell and play does not need (earlier deals' records) is
+        left out. A search bot imagines a world and plays on with it. Raises
+        ValueError where the view cannot be rebuilt (the counts do not fit)."""
+        raise NotImplementedError(f"{cls.name} cannot rebuild a match from a view")
 
     @classmethod
     def upgrade_state(cls, state: dict[str, Any]) -> dict[str, Any]:
@@ -667,11 +774,15 @@ class Match:
                 elif how != SAME:
                     value = _clone(value)
             fields[key] = value
-        if isinstance(self._rng, secrets.SystemRandom):
-            twin._rng = self._rng  # no state to copy
+        rng = self._random
+        if rng is None:  # not drawn from since its own copy: share the state
+            twin._random, twin._random_state = None, self._random_state
+        elif isinstance(rng, secrets.SystemRandom):
+            twin._random = rng  # no state to copy
         else:
-            twin._rng = random.Random()
-            twin._rng.setstate(self._rng.getstate())
+            state = rng.getstate()  # both go on from here when they first draw
+            self._random, self._random_state = None, state
+            twin._random, twin._random_state = None, state
         twin._legal_cache = None
         # the records are shared (SAME, FLAT), so are the texts of them already made
         twin._texts = dict(self._texts)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, N_, GameInfo, Option
+from app.games.base import FLAT, N_, GameInfo, Option, Trick, Unseen
 from app.games.cards import (
     SCHAFKOPF_DECK,
     SCHAFKOPF_SUITS,
@@ -159,6 +159,34 @@ class SchafkopfMatch(TrickGame):
         self.taken = [0] * len(TEAMS)
         self.start_trick_play((self.dealer + 1) % PLAYERS)
 
+    # ----- worlds (search bots; see Match.unseen and Match.from_view) -------------
+    @classmethod
+    def unseen(cls, view: dict[str, Any], tricks: list[Trick] | None = None) -> Unseen:
+        """The other three hands; a seat that did not follow suit holds none of it."""
+        probe = cls._from_state({}, None)  # follow suit needs nothing of a state
+        assert isinstance(probe, SchafkopfMatch)
+        return probe.unseen_in(view, cls.deal_plays(view, tricks), SCHAFKOPF_DECK)
+
+    @classmethod
+    def at_deal_start(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                      tricks: list[Trick] | None = None, seed: int | str | None = None
+                      ) -> SchafkopfMatch:
+        """The deal as dealt, with its number, trump, dealer and the units so far."""
+        hands = cls.dealt_hands(view, hidden, cls.deal_plays(view, tricks))
+        forehand = (int(view["dealer"]) + 1) % PLAYERS
+        state: dict[str, Any] = {
+            "players": PLAYERS, "options": {"target": int(view["target"])},
+            "stacked_deals": [], "phase": "play", "scores": list(view["scores"]),
+            "winners": [], "deal_no": int(view["deal_no"]), "last_deal": None,
+            "dealer": int(view["dealer"]), "units": list(view["units"]), "results": [],
+            "trump": trump_for_deal(int(view["deal_no"])), "hands": hands,
+            "taken": [0] * len(TEAMS), "leader": forehand, "turn": forehand,
+            "trick": [], "tricks": [],
+        }
+        match = cls._from_state(state, seed)
+        assert isinstance(match, SchafkopfMatch)
+        return match
+
     # ----- rules ---------------------------------------------------------------
     def sort_hand(self, hand: Sequence[str]) -> list[str]:
         return sorted(hand, key=SORT_KEY[self.trump].__getitem__)
@@ -213,6 +241,12 @@ class SchafkopfMatch(TrickGame):
         return events
 
     # ----- views ---------------------------------------------------------------
+    def _tricks_won(self) -> list[int]:
+        won = [0] * len(TEAMS)
+        for trick in self.tricks:
+            won[team_of(trick["winner"])] += 1
+        return won
+
     def _view(self, seat: int | None) -> dict[str, Any]:
         # every container below is new or a copy (fresh_views)
         view = self.view_header(seat)
@@ -224,12 +258,9 @@ class SchafkopfMatch(TrickGame):
             "target": self.options["target"],
             "turn": self.turn,
             "leader": self.leader,
-            "trick": self.trick_plays(),
+            "trick": [{"seat": s, "card": c} for s, c in self.trick],
             "last_trick": None,
-            "tricks_won": [
-                sum(1 for t in self.tricks if team_of(t["winner"]) == team)
-                for team in range(len(TEAMS))
-            ],
+            "tricks_won": self._tricks_won(),
             "hand_counts": [len(h) for h in self.hands],
             "results": self.record_copy("results", self.results),
         })

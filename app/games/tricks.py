@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, N_, NESTED, Match, Reason
+from app.games.base import FLAT, N_, NESTED, Match, Reason, Trick, Unseen
 from app.games.cards import suit_of
 
 CARD_SHOWN_MAX = 20  # a card code that is not held is quoted back at most this long
@@ -136,18 +136,26 @@ class TrickGame(Match):
     def led_suit(self) -> str | None:
         return self.suit(self.played_card(self.trick[0])) if self.trick else None
 
+    def allowed(self, hand: Sequence[str], trick: Sequence[str]) -> list[str]:
+        """The cards of ``hand`` that may be played to an open trick of the cards
+        ``trick`` (in play order): follow suit if able. The one rule behind
+        :meth:`playable` and behind what play reveals (:meth:`unseen`)."""
+        if not trick:
+            return list(hand)
+        if type(self).suit is TrickGame.suit:
+            # the suit is the code's first letter: no call per card (the hot path of
+            # every playout)
+            led = trick[0][0]
+            same = [c for c in hand if c[0] == led]
+            return same if same else list(hand)
+        return follow_suit(hand, self.suit(trick[0]), self.suit)
+
     def playable(self, seat: int) -> list[str]:
         """The cards ``seat`` may play now: follow suit if able."""
         hand = self.hands[seat]
         if not self.trick:
             return list(hand)
-        if type(self).suit is TrickGame.suit:
-            # the suit is the code's first letter: no call per card (the hot path of
-            # every playout)
-            led = self.played_card(self.trick[0])[0]
-            same = [c for c in hand if c[0] == led]
-            return same if same else list(hand)
-        return follow_suit(hand, self.led_suit(), self.suit)
+        return self.allowed(hand, [self.played_card(self.trick[0])])
 
     def on_play_turn(self, seat: int) -> bool:
         return self.phase == self.play_phase and seat == self.turn
@@ -197,6 +205,87 @@ class TrickGame(Match):
             if reason is not None:
                 return reason
         return super().explain_illegal(seat, action)
+
+    # ----- worlds (search bots; see Match.unseen and Match.from_view) -------------------
+    @staticmethod
+    def deal_plays(view: dict[str, Any], tricks: list[Trick] | None) -> list[Trick]:
+        """The deal's finished ``tricks`` and the open trick of ``view``, each as
+        (seat, card) in play order; ValueError unless ``tricks`` are as many as the
+        view counts finished (``tricks_won``)."""
+        done = sum(view.get("tricks_won") or [])
+        tricks = tricks or []
+        if len(tricks) != done:
+            raise ValueError(f"{done} tricks of this deal are finished, {len(tricks)} given")
+        open_trick = [(int(p["seat"]), str(p["card"])) for p in view.get("trick") or []]
+        return [*([(int(s), str(c)) for s, c in t] for t in tricks), open_trick]
+
+    def absent_by_play(self, plays: list[Trick], cards: Sequence[str]) -> dict[int, set[str]]:
+        """Of ``cards``, those each seat cannot hold: held beside a card the seat
+        played, it would have made that play illegal (:meth:`allowed`)."""
+        out: dict[int, set[str]] = {}
+        for trick in plays:
+            for i in range(1, len(trick)):
+                seat, card = trick[i]
+                before = [c for _, c in trick[:i]]
+                absent = {c for c in set(cards) if card not in self.allowed([card, c], before)}
+                if absent:
+                    out.setdefault(seat, set()).update(absent)
+        return out
+
+    @staticmethod
+    def dealt_hands(view: dict[str, Any], hidden: dict[str, list[str]],
+                    plays: list[Trick]) -> list[list[str]]:
+        """Each hand as it was dealt: the viewing seat's from ``view``, the others'
+        from ``hidden``, each with the cards it played this deal."""
+        seat = int(view["seat"])
+        hands = [list(view["hand"]) if s == seat else list(hidden[f"hand:{s}"])
+                 for s in range(int(view["players"]))]
+        for trick in plays:
+            for s, card in trick:
+                hands[s].append(card)
+        return hands
+
+    def unseen_in(self, view: dict[str, Any], plays: list[Trick], deck: Sequence[str],
+                  extra: dict[str, int] | None = None) -> Unseen:
+        """:meth:`Match.unseen` of a trick game: the cards of ``deck`` neither in the
+        seat's hand nor played this deal, in the other hands (and the ``extra``
+        places), with what play revealed."""
+        seat = int(view["seat"])
+        seen = list(view["hand"]) + [c for trick in plays for _, c in trick]
+        cards = list(deck)
+        for card in seen:
+            cards.remove(card)
+        places = {f"hand:{s}": int(n) for s, n in enumerate(view["hand_counts"]) if s != seat}
+        places.update(extra or {})
+        excluded = {f"hand:{s}": absent
+                    for s, absent in self.absent_by_play(plays, cards).items() if s != seat}
+        return Unseen(cards, places, excluded)
+
+    @classmethod
+    def at_deal_start(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                      tricks: list[Trick] | None = None, seed: int | str | None = None
+                      ) -> TrickGame:
+        """The deal ``view`` shows as it was dealt, before its first card: the
+        hands from ``view``, ``hidden`` (the places of :meth:`unseen`) and the
+        plays (``tricks`` and the open trick) put back. :meth:`from_view` replays
+        the plays on it; a search can replay them itself and watch each one."""
+        raise NotImplementedError(f"{cls.name} cannot rebuild a deal's start")
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                  tricks: list[Trick] | None = None, seed: int | str | None = None
+                  ) -> TrickGame:
+        match = cls.at_deal_start(view, hidden, tricks, seed)
+        match.replay(cls.deal_plays(view, tricks))
+        return match
+
+    def replay(self, plays: list[Trick]) -> None:
+        """Play the public ``plays`` (seat, card) in order, each checked as
+        :meth:`verify` checks it (ValueError: the world does not fit them)."""
+        for trick in plays:
+            for seat, card in trick:
+                self.verify(seat, "play:" + card)
+                self.play_card(seat, card)
 
     # ----- playing -------------------------------------------------------------------
     def play_card(self, seat: int, card: str) -> list[dict[str, Any]]:

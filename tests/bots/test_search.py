@@ -30,9 +30,8 @@ from app.bots.search import History, sample_worlds
 from app.bots.search import beutelschneider as s_beutel
 from app.bots.search import luegenbeutel as s_lb
 from app.bots.search import mauscheln as s_maus
-from app.bots.search import schafkopf as s_schaf
 from app.bots.search.deal import Inconsistent, deal, feasible
-from app.games import Match, new_match
+from app.games import GAMES, Match, new_match
 from app.games.beutelschneider import DECK as BEUTEL_DECK
 from app.games.cards import SCHAFKOPF_DECK
 from app.games.luegenbeutel import DECK as LB_DECK
@@ -52,6 +51,9 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("luegenbeutel", 4, {}),
     ("luegenbeutel", 5, {"lb_card": True, "reveal_all": True}),
 ]
+# the games whose search builds its worlds with the engine (Match.unseen,
+# from_view); the others still on their lean copies
+ENGINE_WORLDS = {'schafkopf'}
 TABLE_IDS = [f"{g}-{n}-{'-'.join(o) or 'plain'}" for g, n, o in TABLES]
 
 
@@ -228,8 +230,13 @@ def _check_world(game: str, view: dict[str, Any], history: History, world: Any) 
         assert len(hidden["discard"]) == view["discard_count"]
         if view["challenge"]["open"]:
             assert len(hidden["open"]) == view["stack"]["count"]
-    # a seat never holds a suit it has shown it lacks
-    if game in ("schafkopf", "beutelschneider"):
+    # a seat never holds a card the engine says play has ruled out
+    if game in ENGINE_WORLDS:
+        tricks = history.deal_tricks(view) if view.get("phase") == "play" else None
+        excluded = GAMES[game].match_class.unseen(view, tricks).excluded
+        for place, cards in excluded.items():
+            assert not set(hidden.get(place, [])) & cards, place
+    elif game == "beutelschneider":  # a suit it has shown it lacks
         from app.bots.search.tricks import deal_plays, voids
 
         for s, suits in voids(deal_plays(view, history), lambda c: c[0]).items():
@@ -239,16 +246,13 @@ def _check_world(game: str, view: dict[str, Any], history: History, world: Any) 
 
 def _rebuilt_view(game: str, view: dict[str, Any], history: History, world: Any
                   ) -> dict[str, Any]:
-    """The seat's view of the state rebuilt from ``world``."""
+    """The seat's view of the match rebuilt from ``world`` by the engine (the games
+    still on lean copies: by their search)."""
     seat = view["seat"]
-    if game == "schafkopf":
-        m = s_schaf.build_engine(view, history, world, seed=1)
-        rebuilt = m.view(seat)
-        back = {s_schaf.to_engine(c, view["trump"]): c for c in SCHAFKOPF_DECK}
-        rebuilt["hand"] = sorted(back[c] for c in rebuilt["hand"])
-        rebuilt["trick"] = [dict(p, card=back[p["card"]]) for p in rebuilt["trick"]]
-        rebuilt["trump"] = view["trump"]
-        return rebuilt
+    if game in ENGINE_WORLDS:
+        tricks = history.deal_tricks(view) if view.get("phase") == "play" else None
+        engine = GAMES[game].match_class
+        return engine.from_view(view, world.hidden, tricks, seed=1).view(seat)
     if game == "beutelschneider":
         return s_beutel.build_engine(view, history, world, seed=1).view(seat)
     if game == "mauscheln":
@@ -280,8 +284,6 @@ def test_worlds_hold_only_what_the_view_leaves_possible_and_rebuild_the_view(
             rebuilt = _rebuilt_view(game, view, histories[seat], world)
             for key in SAME_KEYS:
                 if key in view and key in rebuilt:
-                    if game == "schafkopf" and key == "trick":
-                        continue  # compared with renamed suits above
                     assert rebuilt[key] == view[key], (key, rebuilt[key], view[key])
             assert sorted(rebuilt.get("hand") or []) == sorted(view.get("hand") or [])
 
@@ -553,9 +555,8 @@ def test_pool_gets_fresh_workers_after_one_dies() -> None:
        seed=st.integers(0, 10_000), steps=st.integers(0, 120))
 def test_what_play_reveals_is_true_of_the_real_hands(
         table: tuple[str, int, dict[str, Any]], seed: int, steps: int) -> None:
-    """Voids and unmet duties exclude cards from a seat's hand: never one it holds."""
-    from app.bots.search.tricks import deal_plays, voids
-
+    """Voids and unmet duties exclude cards from a seat's hand (the engine's
+    ``unseen``): never one it holds."""
     game, players, options = table
     histories = [History() for _ in range(players)]
     m = _play_randomly(game, players, options, seed, steps, histories)
@@ -564,12 +565,22 @@ def test_what_play_reveals_is_true_of_the_real_hands(
     seat = min(m.to_act())
     view = m.view(seat)
     histories[seat].observe(view)
-    hands = m.snapshot()["state"]["hands"]
-    if game == "mauscheln":
+    state = m.snapshot()["state"]
+    hands = state["hands"]
+    places = {f"hand:{s}": hand for s, hand in enumerate(hands)}
+    places["stock"] = state.get("stock") or []
+    places.update({f"discards:{s}": d for s, d in enumerate(state.get("discards") or [])})
+    if game in ENGINE_WORLDS:
+        tricks = histories[seat].deal_tricks(view) if view["phase"] == "play" else None
+        for place, cards in m.unseen(view, tricks).excluded.items():
+            assert not set(places[place]) & cards, (place, places[place], cards)
+    elif game == "mauscheln":
         plays = s_maus._plays(view, histories[seat])
         pool = [c for h in hands for c in h]
         for s, cards in s_maus._duty_exclusions(view, plays, pool).items():
             assert not set(hands[s]) & cards, (s, hands[s], cards)
     else:
+        from app.bots.search.tricks import deal_plays, voids
+
         for s, suits in voids(deal_plays(view, histories[seat]), lambda c: c[0]).items():
             assert not [c for c in hands[s] if c[0] in suits]

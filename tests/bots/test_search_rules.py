@@ -1,8 +1,11 @@
-"""The search plays its rollouts on lean copies of the rules (``Deal``/``Round`` in
-``app.bots.search.<game>``). These tests hold each copy to the real engine: from a
-reachable state, the same actions give the same legal actions, the same turns and
-the same results; and the fast Beutelschneider rollout policy chooses exactly what
-the house heuristic chooses."""
+"""The search plays out worlds on the engines themselves
+(so far Schafkopf):
+``Match.unseen`` says what a seat's view hides, ``Match.from_view`` builds the world
+as a match. These tests hold the world built from the true hidden cards to the real
+match: every seat sees the same, may do the same, and the same actions give the
+same events. The games whose search still rolls out on a lean copy of the rules
+(``Deal``/``Round`` in ``app.bots.search.<game>``): the tests hold each copy to the
+engine action for action, and the fast rollout policies to the house bots."""
 
 from __future__ import annotations
 
@@ -16,7 +19,6 @@ from app.bots.search import History, World
 from app.bots.search import beutelschneider as s_beutel
 from app.bots.search import luegenbeutel as s_lb
 from app.bots.search import mauscheln as s_maus
-from app.bots.search import schafkopf as s_schaf
 from app.games import Match, new_match
 
 
@@ -36,8 +38,9 @@ def _advance(m: Match, game: str, rng: random.Random, steps: int,
 def _true_world(m: Match, seat: int) -> World:
     """The real hidden cards (read from the snapshot: tests may look)."""
     state = m.snapshot()["state"]
-    hidden: dict[str, list[str]] = {f"hand:{s}": list(h) for s, h in enumerate(state["hands"])
-                                    if s != seat}
+    hidden: dict[str, list[str]] = {f"hand:{s}": list(h) for s, h in enumerate(state["hands"])}
+    for s, discards in enumerate(state.get("discards") or []):
+        hidden[f"discards:{s}"] = list(discards)
     for key in ("stock", "discard", "laid", "removed"):
         if key in state and isinstance(state[key], list):
             hidden[key] = list(state[key])
@@ -46,30 +49,57 @@ def _true_world(m: Match, seat: int) -> World:
     return World(hidden)
 
 
+def _world_is_the_match(game: str, m: Match, seat: int, history: History,
+                        rng: random.Random, steps: int = 200) -> None:
+    """The world the search builds from the true hidden cards (``Match.from_view``)
+    is the real match: every seat sees the same, may do the same, and the same
+    actions give the same events to the end of the deal (a Lügenbeutel round: for
+    ``steps`` actions, if it lasts longer)."""
+    view = m.view(seat)
+    history.observe(view)
+    tricks = history.deal_tricks(view) if view["phase"] == "play" else None
+    engine = type(m)
+    unseen = engine.unseen(view, tricks)
+    world = _true_world(m, seat)
+    hidden = {place: world.hidden[place] for place in unseen.places}
+    for place, cards in unseen.known.items():
+        assert set(cards) <= set(hidden[place])
+    for place, cards in unseen.excluded.items():
+        assert not set(hidden[place]) & cards, place
+    assert sorted(c for p in unseen.places for c in hidden[p]) == sorted(
+        [*unseen.cards, *(c for cards in unseen.known.values() for c in cards)])
+    twin = engine.from_view(view, hidden, tricks, seed=1)
+    twin.rng.setstate(m.rng.getstate())  # the same dice and shuffles from here
+    for _ in range(steps):
+        for s in range(m.players):
+            mine, theirs = twin.view(s), m.view(s)
+            for record in ("results", "last_deal"):
+                mine.pop(record, None)
+                theirs.pop(record, None)
+            assert mine == theirs
+            assert twin.legal_actions(s) == m.legal_actions(s)
+        turn = rng.choice(sorted(m.to_act()))
+        legal = m.legal_actions(turn)
+        action = choose_action(game, m.view(turn), legal, rng) \
+            if rng.random() < 0.7 else rng.choice(legal)
+        events = m.apply(turn, action)
+        twin_events = twin.apply(turn, action)
+        ends = [i for i, e in enumerate(events) if e["type"] == "deal_end"]
+        if ends:  # the next deal is the generator's
+            assert twin_events[:ends[0] + 1] == events[:ends[0] + 1]
+            return
+        assert twin_events == events
+    assert game == "luegenbeutel", "the deal did not end"
+
+
 @pytest.mark.parametrize("seed", range(12))
-def test_schafkopf_copy_plays_like_the_engine(seed: int) -> None:
+def test_a_schafkopf_world_of_the_true_cards_is_the_match(seed: int) -> None:
     rng = random.Random(seed)
     m = new_match("schafkopf", 4, {"dealer": seed % 4}, seed=seed)
     histories = [History() for _ in range(4)]
-    _advance(m, "schafkopf", rng, rng.randrange(0, 30), histories)
-    seat = min(m.to_act())
-    view = m.view(seat)
-    histories[seat].observe(view)
-    d = s_schaf.deal_from_view(view, histories[seat], _true_world(m, seat))
-    units_before = list(m.scores)
-    while True:
-        turn = min(m.to_act())
-        assert d.turn == turn
-        assert d.legal() == m.legal_actions(turn)
-        action = choose_action("schafkopf", m.view(turn), m.legal_actions(turn), rng)
-        d.play(action[5:])
-        events = m.apply(turn, action)
-        end = [e for e in events if e["type"] == "deal_end"]
-        if end:
-            assert d.over and d.taken == end[0]["points"]
-            gained = [m.scores[0] - units_before[0], m.scores[1] - units_before[1]]
-            assert d.units() == gained
-            return
+    _advance(m, "schafkopf", rng, rng.randrange(0, 70), histories)
+    if not m.is_over:
+        _world_is_the_match("schafkopf", m, min(m.to_act()), histories[min(m.to_act())], rng)
 
 
 @pytest.mark.parametrize("seed", range(16))

@@ -47,7 +47,8 @@ def sample_worlds(game: str, view: dict[str, Any], count: int, seed: int,
         history = History()
         history.observe(view)
     rng = random.Random(seed)
-    return [GAMES[game].sample(view, history, random.Random(rng.getrandbits(62)))
+    position = GAMES[game].prepare(view, history)
+    return [GAMES[game].sample(position, random.Random(rng.getrandbits(62)))
             for _ in range(count)]
 
 

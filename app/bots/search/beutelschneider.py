@@ -298,7 +298,11 @@ def disagreements(view: dict[str, Any], history: History, world: World) -> int:
 class Beutelschneider:
     name = "beutelschneider"
 
-    def sample(self, view: dict[str, Any], history: History, rng: random.Random) -> World:
+    def prepare(self, view: dict[str, Any], history: History) -> Any:
+        return view, history
+
+    def sample(self, position: Any, rng: random.Random) -> World:
+        view, history = position
         aside = int(view.get("set_aside") or 0)
 
         def draw() -> World:
@@ -308,12 +312,13 @@ class Beutelschneider:
         return tricks.pick_world(draw, lambda w: disagreements(view, history, w), rng,
                                  KEEP, TRIES)
 
-    def build(self, view: dict[str, Any], history: History, world: World,
-              seed: int) -> Deal:
+    def build(self, position: Any, world: World, seed: int) -> Deal:
+        view, history = position
         return deal_from_view(view, history, world)
 
-    def rollout(self, deal: Deal, view: dict[str, Any], action: str,
+    def rollout(self, deal: Deal, position: Any, action: str,
                 rng: random.Random) -> float:
+        view = position[0]
         before = list(deal.totals)
         deal.play(action.split(":", 1)[1])
         while not deal.over:

@@ -10,10 +10,10 @@ with the best mean wins, unless its edge over the heuristic's own choice is with
 ``CONFIDENCE`` standard errors: then the heuristic's choice stands, so the search
 leaves its rollout policy only on evidence.
 
-The rollouts run on lean copies of each game's rules (``Deal``/``Round`` in the
-game modules; building a real match and calling ``view()`` per move costs 10-50x
-more). The tests hold every copy to the engine action for action, and the trick
-games can also rebuild a world as a real match (``build_engine``).
+The rollouts run on the engines of ``app.games`` themselves: a world is built as a
+real match (``Match.from_view``: the state the view shows, the hidden places
+filled in), each action is tried on a copy of it, and every rule comes from the
+engine. What a view hides (``Match.unseen``) is the engine's answer too.
 """
 
 from __future__ import annotations
@@ -25,20 +25,24 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.bots.search.history import History
+from app.games import Match
 
 # How many standard errors the best action must lead the heuristic's choice by
 # (with many alternatives one of them leads by one standard error by chance alone).
 CONFIDENCE = 2.0
 SAFETY = 0.9  # share of the budget the search plans to use
+DEAL_END = "deal_end"  # the event a deal (a Lügenbeutel round) ends with
 
 
 @dataclass
 class World:
-    """One determinization: every hidden place filled in (``place -> cards``):
-    ``hand:<seat>``, ``stock`` (top first), ``removed``, ``discards:<seat>``,
-    ``discard``, ``open`` (the turn open to challenge), ``laid``."""
+    """One determinization: every hidden place filled in (``place -> cards``, the
+    places of ``Match.unseen``): ``hand:<seat>``, ``stock`` (top first), ``removed``,
+    ``discards:<seat>``, ``discard``, ``open`` (the turn open to challenge),
+    ``laid``. ``match``: the world as a match, when drawing it built one already."""
 
     hidden: dict[str, list[str]]
+    match: Match | None = None
 
 
 class Game(Protocol):
@@ -46,17 +50,20 @@ class Game(Protocol):
 
     name: str
 
-    def sample(self, view: dict[str, Any], history: History, rng: random.Random) -> World:
-        """A world consistent with ``view`` and ``history``; raises Inconsistent."""
+    def prepare(self, view: dict[str, Any], history: History) -> Any:
+        """What every world of this decision shares (what the view hides, the
+        seat's memory of the deal); raises Inconsistent (a ValueError) when the
+        view and the memory do not fit together."""
 
-    def build(self, view: dict[str, Any], history: History, world: World,
-              seed: int) -> Any:
-        """The state ``view`` shows, with the hidden parts from ``world``: an object
-        with ``copy()`` that the game's ``rollout`` plays on."""
+    def sample(self, position: Any, rng: random.Random) -> World:
+        """A world consistent with the prepared ``position``; raises Inconsistent."""
 
-    def rollout(self, state: Any, view: dict[str, Any], action: str,
+    def build(self, position: Any, world: World, seed: int) -> Match:
+        """The match the position shows, with the hidden parts from ``world``."""
+
+    def rollout(self, match: Match, position: Any, action: str,
                 rng: random.Random) -> float:
-        """Apply ``action`` for the viewing seat, play the deal out, return its result."""
+        """Apply ``action`` for the viewing seat, play on, return the result."""
 
     def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         """The heuristic's choice (the rollout policy's answer at the root)."""
@@ -92,6 +99,11 @@ def search(game: Game, view: dict[str, Any], legal: list[str], history: History,
             return Report(legal[0], 0, {}, prior, 0.0)
     # leave room for the answer's way back and a slow last world
     deadline = None if budget_ms is None else start + max(0.0, SAFETY * budget_ms - 5) / 1000
+    try:
+        position = game.prepare(view, history)
+    except ValueError:
+        elapsed = (time.perf_counter() - start) * 1000.0
+        return Report(prior, 0, {}, prior, elapsed, 1)
 
     totals = {a: 0.0 for a in legal}
     diffs: dict[str, list[float]] = {a: [] for a in legal}
@@ -108,8 +120,8 @@ def search(game: Game, view: dict[str, Any], legal: list[str], history: History,
         sample_seed = rng.getrandbits(62)
         world_rng = random.Random(sample_seed)
         try:
-            world = game.sample(view, history, world_rng)
-            base = game.build(view, history, world, sample_seed)
+            world = game.sample(position, world_rng)
+            base = game.build(position, world, sample_seed)
         except ValueError:
             failures += 1
             if failures > 2 * max_samples + 10:
@@ -119,7 +131,7 @@ def search(game: Game, view: dict[str, Any], legal: list[str], history: History,
         for action in legal:
             if deadline is not None and samples >= 1 and time.perf_counter() > deadline:
                 break  # out of time: this world is dropped half done
-            results[action] = game.rollout(base.copy(), view, action,
+            results[action] = game.rollout(base.copy(), position, action,
                                            random.Random(sample_seed ^ 0x5EED))
         if len(results) < len(legal):
             break

@@ -521,7 +521,11 @@ def build(view: dict[str, Any], world: World, seed: int) -> Round:
 class Luegenbeutel:
     name = "luegenbeutel"
 
-    def sample(self, view: dict[str, Any], history: History, rng: random.Random) -> World:
+    def prepare(self, view: dict[str, Any], history: History) -> Any:
+        return view, history
+
+    def sample(self, position: Any, rng: random.Random) -> World:
+        view, history = position
         world = sample_world(view, history, rng)
         for _ in range(WORLD_TRIES):
             if agrees(view, world, rng):
@@ -529,12 +533,13 @@ class Luegenbeutel:
             world = sample_world(view, history, rng)
         return world
 
-    def build(self, view: dict[str, Any], history: History, world: World,
-              seed: int) -> Round:
+    def build(self, position: Any, world: World, seed: int) -> Round:
+        view, history = position
         return build(view, world, seed)
 
-    def rollout(self, r: Round, view: dict[str, Any], action: str,
+    def rollout(self, r: Round, position: Any, action: str,
                 rng: random.Random) -> float:
+        view = position[0]
         seat = int(view["seat"])
         r.turns = 0
         silent = None

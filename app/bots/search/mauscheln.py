@@ -527,7 +527,11 @@ def agrees(view: dict[str, Any], world: World, rng: random.Random) -> bool:
 class Mauscheln:
     name = "mauscheln"
 
-    def sample(self, view: dict[str, Any], history: History, rng: random.Random) -> World:
+    def prepare(self, view: dict[str, Any], history: History) -> Any:
+        return view, history
+
+    def sample(self, position: Any, rng: random.Random) -> World:
+        view, history = position
         world = sample_world(view, history, rng)
         for _ in range(WORLD_TRIES):
             if agrees(view, world, rng) or rng.random() < DISAGREE:
@@ -535,12 +539,13 @@ class Mauscheln:
             world = sample_world(view, history, rng)
         return world
 
-    def build(self, view: dict[str, Any], history: History, world: World,
-              seed: int) -> Deal:
+    def build(self, position: Any, world: World, seed: int) -> Deal:
+        view, history = position
         return build(view, world)
 
-    def rollout(self, d: Deal, view: dict[str, Any], action: str,
+    def rollout(self, d: Deal, position: Any, action: str,
                 rng: random.Random) -> float:
+        view = position[0]
         seat = int(view["seat"])
         before = d.chips[seat]
         d.apply(seat, action)

@@ -1,27 +1,149 @@
 """Determinization shared by the plain trick games (Schafkopf, Beutelschneider).
 
 Hidden: the other hands (and Beutelschneider's two set-aside cards with three
-players). Known: the own hand, every card played this deal (the history), and the
-voids shown by not following suit. A world deals the unseen cards to the hidden
-places with those exclusions; the match is rebuilt with the real engine from a
-stacked deal (each hand as dealt: what it holds now plus what it played) by
-replaying the public plays of the deal.
+players); the engine says which cards may be where (``Match.unseen``: the unseen
+cards, the places, and what the plays of the deal ruled out). A world deals them,
+and the engine rebuilds the deal as it was dealt (``at_deal_start``); the public
+plays of the deal are replayed on it with ``apply``, and while they are, the house
+heuristic says for every play of another seat whether it would have made it
+holding the world's cards (the opponent model: a world survives each play it would
+not have made with probability ``keep``). The replayed match is the world the
+rollouts play on, each from a copy, with the house heuristic for every seat.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from app.bots import choose_action
+from app.bots.search.core import DEAL_END, World
 from app.bots.search.deal import Inconsistent, deal
 from app.bots.search.history import History, Play
-from app.games import Match
+from app.games import Match, Trick, Unseen
+from app.games.tricks import TrickGame
 
-DEAL_END = ("deal_end", "round_end")
+
+@dataclass
+class Position:
+    """One decision of a trick game: the seat's view, the deal's finished tricks
+    and the open one (``plays``), and what the view hides (``unseen``)."""
+
+    view: dict[str, Any]
+    tricks: list[Trick]
+    plays: list[Trick]
+    unseen: Unseen
+
+    @property
+    def seat(self) -> int:
+        return int(self.view["seat"])
 
 
+def play_out(match: Match, game: str, seat: int, action: str,
+             rng: random.Random) -> dict[str, Any]:
+    """``seat`` takes ``action``, then the house heuristic plays every seat until
+    the deal in progress ends; returns its ``deal_end`` event."""
+    events = match.simulate(seat, action)
+    for _ in range(10_000):
+        for event in events:
+            if event["type"] == DEAL_END:
+                return event
+        turn = next(iter(match.to_act()))
+        legal = match.legal_actions(turn)
+        choice = legal[0] if len(legal) == 1 else choose_action(
+            game, match.view(turn), legal, rng)
+        events = match.simulate(turn, choice)
+    raise RuntimeError("a deal did not end")
+
+
+class TrickSearch:
+    """The search of a plain trick game; a game module sets ``name`` and
+    ``engine`` (its match class) and implements :meth:`value`."""
+
+    name = ""
+    engine: type[TrickGame]
+    keep = 0.4  # a world survives each play the heuristic would not have made
+    tries = 8  # draws per world at most (then the most agreeable one)
+
+    def prepare(self, view: dict[str, Any], history: History) -> Position:
+        tricks = history.deal_tricks(view)
+        if tricks is None:
+            raise Inconsistent("a finished trick of this deal was not seen")
+        plays = self.engine.deal_plays(view, tricks)
+        return Position(view, tricks, plays, self.engine.unseen(view, tricks))
+
+    def _draw(self, position: Position, rng: random.Random) -> dict[str, list[str]]:
+        unseen = position.unseen
+        hidden = deal(unseen.cards, unseen.places, unseen.excluded, rng)
+        for place, cards in unseen.known.items():
+            hidden[place] = [*hidden.get(place, []), *cards]
+        return hidden
+
+    def _replay(self, position: Position, hidden: dict[str, list[str]], seed: int,
+                limit: float) -> tuple[Match | None, int]:
+        """The world's deal replayed from its start, and how many plays of the other
+        seats the heuristic would not have made in it; past ``limit`` of them the
+        replay stops (no match)."""
+        match = self.engine.at_deal_start(position.view, hidden, position.tricks, seed)
+        rng = random.Random(0)
+        disagreed = 0
+        for trick in position.plays:
+            for s, card in trick:
+                action = "play:" + card
+                if s != position.seat:
+                    legal = match.legal_actions(s)
+                    if len(legal) > 1 and choose_action(
+                            self.name, match.view(s), legal, rng) != action:
+                        disagreed += 1
+                        if disagreed > limit:
+                            return None, disagreed
+                match.simulate(s, action)
+        return match, disagreed
+
+    def sample(self, position: Position, rng: random.Random) -> World:
+        """A world kept with probability ``keep`` per disagreement (soft rejection
+        sampling); after ``tries`` draws the most agreeable one seen."""
+        best: World | None = None
+        best_d = math.inf
+        for _ in range(self.tries):
+            hidden = self._draw(position, rng)
+            # kept when rng < keep ** d: past this many disagreements it is not
+            threshold = rng.random()
+            allowed = math.log(threshold) / math.log(self.keep) if threshold > 0 else math.inf
+            match, d = self._replay(position, hidden, rng.getrandbits(62),
+                                    max(allowed, best_d - 1))
+            if match is None:
+                continue  # neither kept nor the most agreeable so far
+            if d < allowed:
+                return World(hidden, match)
+            if d < best_d:
+                best, best_d = World(hidden, match), d
+        assert best is not None
+        return best
+
+    def build(self, position: Position, world: World, seed: int) -> Match:
+        if world.match is not None:
+            return world.match
+        return self.engine.from_view(position.view, world.hidden, position.tricks, seed)
+
+    def rollout(self, match: Match, position: Position, action: str,
+                rng: random.Random) -> float:
+        end = play_out(match, self.name, position.seat, action, rng)
+        return self.value(end, position)
+
+    def value(self, end: dict[str, Any], position: Position) -> float:
+        """The deal's result for the seat, from its ``deal_end`` event."""
+        raise NotImplementedError
+
+    def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        return choose_action(self.name, view, legal, rng)
+
+
+# ----- what Beutelschneider's search still uses of the lean copies (until it plays on
+# the engine too) ---------------------------------------------------------------------
 def current_trick(view: dict[str, Any]) -> list[Play]:
     return [(int(p["seat"]), str(p["card"])) for p in view.get("trick") or []]
 
@@ -86,27 +208,6 @@ def replay(match: Match, plays: list[list[Play]], to_engine: Callable[[str], str
     for trick in plays:
         for s, card in trick:
             match.apply(s, "play:" + to_engine(card))
-
-
-def play_out(match: Match, game: str, rng: random.Random,
-             first: tuple[int, str] | None = None) -> list[dict[str, Any]]:
-    """Apply ``first`` (seat, action), then heuristic bots play until the deal in
-    progress ends; returns its end events."""
-    if first is not None:
-        events = match.apply(*first)
-        ends = [e for e in events if e.get("type") in DEAL_END]
-        if ends:
-            return ends
-    for _ in range(10_000):
-        if match.is_over:
-            return []
-        seat = min(match.to_act())
-        legal = match.legal_actions(seat)
-        events = match.apply(seat, choose_action(game, match.view(seat), legal, rng))
-        ends = [e for e in events if e.get("type") in DEAL_END]
-        if ends:
-            return ends
-    raise RuntimeError("a deal did not end")
 
 
 def pick_world(draw: Callable[[], Any], disagreements: Callable[[Any], int],
