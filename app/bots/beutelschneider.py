@@ -2,14 +2,15 @@
 likely to bring it, from its own view only.
 
 For each legal card the bot resolves the trick as it would stand after that card
-(with the engine's own pure :func:`resolve_trick`, so the Assassin, the Seduction and
-the Guard count exactly as the rules say), then estimates how likely the seats still
-to play can take the trick away from it. The unseen cards are the deck minus its
-hand, the open trick and the last trick (earlier tricks are not in the view, so the
-estimate is a little cautious). It prefers tricks with points, keeps away from the
-Beutelschneider ``rX`` (-20) unless a Guard cancels it, dumps ``rX`` on tricks others
-win, uses the Assassin on a played Sovereign, and spends strong trumps only where
-they earn something.
+(with the engine's own :class:`~app.games.beutelschneider.TrickState`, so the
+Assassin, the Seduction, the Guard, the -20 and the bonuses count exactly as the
+rules say), then estimates how likely the seats still to play can take the trick
+away from it (the same trick state says which unseen cards would). The unseen cards
+are the deck minus its hand, the open trick and the last trick (earlier tricks are
+not in the view, so the estimate is a little cautious). It prefers tricks with
+points, keeps away from the Beutelschneider ``rX`` (-20) unless a Guard cancels it,
+dumps ``rX`` on tricks others win, uses the Assassin on a played Sovereign, and
+spends strong trumps only where they earn something.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from app.games.beutelschneider import (
     DECK,
     GUARD,
     PENALTY,
+    POINTS_OF,
     SOVEREIGN,
     SUIT_RANKS,
     TRUMP,
-    card_points,
-    resolve_trick,
+    TrickState,
 )
 from app.games.cards import rank_of, suit_of
 
@@ -60,12 +61,6 @@ def keep_value(card: str) -> float:
     return 2.0 * ranks.index(rank_of(card)) / (len(ranks) - 1)
 
 
-def _gain(outcome: dict[str, Any]) -> int:
-    """What the trick brings its winner: card points, the -20, bonuses."""
-    return (outcome["points"] + (outcome["beutelschneider"] or 0)
-            + sum(b["points"] for b in outcome["bonuses"]))
-
-
 def _unseen(view: dict[str, Any]) -> list[str]:
     """Cards that may still be in the other hands: the deck less the own hand, the
     open and the last trick, and what the public score sheets give away (a captured
@@ -82,47 +77,46 @@ def _unseen(view: dict[str, Any]) -> list[str]:
     return [c for c in DECK if c not in seen]
 
 
-def _card_value(view: dict[str, Any], card: str, unseen: list[str]) -> float:
-    """Expected gain of playing ``card`` now, relative to the rivals."""
+def _card_value(view: dict[str, Any], trick: TrickState, card: str,
+                unseen: list[str], unseen_points: int) -> float:
+    """Expected gain of playing ``card`` now (to the open ``trick``), relative to
+    the rivals; ``unseen_points``: the face value of the ``unseen`` cards."""
     seat, players = view["seat"], view["players"]
     rival = RIVAL / (players - 1)
-    trick = [dict(p) for p in view["trick"]] + [{"seat": seat, "card": card}]
+    mine = trick.plus(card)
     last = len(view["hand"]) == 1
-    outcome = resolve_trick(trick, last)
-    later = [(seat + i) % players for i in range(1, players - len(trick) + 1)]
+    gain = mine.gain(last)
+    later = [(seat + i) % players for i in range(1, players - len(mine.cards) + 1)]
     keep = 0.0 if last else keep_value(card)
+    winning = mine.best == len(mine.cards) - 1  # this card wins the trick so far
     if not later:
-        mine = outcome["winner"] == seat
-        return (_gain(outcome) if mine else -rival * _gain(outcome)) - keep
+        return (gain if winning else -rival * gain) - keep
 
-    if outcome["winner"] != seat:
-        return -rival * _gain(outcome) - keep
+    if not winning:
+        return -rival * gain - keep
 
     # This card wins the trick so far: how likely does it hold, and what comes in?
     pool = max(len(unseen), 1)
     later_cards = sum(view["hand_counts"][s] for s in later)
     held = min(1.0, later_cards / pool)  # chance an unseen card sits with a later seat
-    led = suit_of(trick[0]["card"])
-    led_unseen = sum(1 for c in unseen if suit_of(c) == led)
+    led = mine.cards[0][0]  # the suit letter
+    led_unseen = sum(1 for c in unseen if c[0] == led)
     per_seat = later_cards / len(later)
     void = ((pool - led_unseen) / pool) ** per_seat  # a later seat has none of it
 
     hold = 1.0
     for other in unseen:
-        taken = resolve_trick(trick + [{"seat": later[0], "card": other}], last)
-        if taken["winner"] != seat:
-            playable = 1.0 if suit_of(other) == led else void
+        if mine.takes(other):
+            playable = 1.0 if other[0] == led else void
             hold *= 1.0 - held * playable
-    my_gain = float(_gain(outcome))
-    if BEUTELSCHNEIDER in unseen:
+    my_gain = float(gain)
+    if BEUTELSCHNEIDER in unseen and not mine.takes(BEUTELSCHNEIDER):
         # rX thrown onto this trick by a later seat without it taking the trick
-        rx_wins = led == "r" and suit_of(outcome["winning_card"]) != TRUMP
-        if not rx_wins:
-            playable = 1.0 if led == "r" else void
-            my_gain += PENALTY * held * playable * DUMP_CHANCE
-    average = sum(card_points(c) for c in unseen) / pool
+        playable = 1.0 if led == suit_of(BEUTELSCHNEIDER) else void
+        my_gain += PENALTY * held * playable * DUMP_CHANCE
+    average = unseen_points / pool
     my_gain += GIFT_SHARE * average * len(later)
-    return hold * my_gain - (1.0 - hold) * rival * outcome["points"] - keep
+    return hold * my_gain - (1.0 - hold) * rival * mine.points - keep
 
 
 def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
@@ -131,5 +125,7 @@ def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
     if not cards or "hand" not in view:
         return rng.choice(legal)
     unseen = _unseen(view)
-    best = max(cards, key=lambda c: _card_value(view, c, unseen))
+    points = sum(POINTS_OF[c] for c in unseen)
+    trick = TrickState([p["card"] for p in view["trick"]])
+    best = max(cards, key=lambda c: _card_value(view, trick, c, unseen, points))
     return "play:" + best

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, N_, GameInfo, Option, _clone
+from app.games.base import FLAT, N_, GameInfo, Option, Trick, Unseen, _clone
 from app.games.cards import check_permutation, rank_of, suit_of
 from app.games.tricks import TrickGame, winning_index
 
@@ -123,6 +123,129 @@ def _power(power: str, card: str, seat: int, target: str, target_seat: int,
             "target_seat": target_seat, "text": text}
 
 
+# the card a trump's power works on when that card is in the trick already (the
+# Guard's only cancels the -20: it changes no winner)
+POWER_PARTNER = {ASSASSIN: SOVEREIGN, ADVENTURER: COUNTESS, COUNTESS: ADVENTURER}
+
+
+class TrickState:
+    """A trick as it stands after the cards played to it so far: each card's
+    strength with the powers of those cards applied (Assassin, Seduction), whether
+    the Guard cancels the Beutelschneider, and which card wins. The trick rules live
+    here once: :func:`resolve_trick` decides a complete trick with one, and a bot
+    asks one what another card would do (:meth:`plus`, :meth:`takes`).
+
+    Powers, resolved as each card comes: the Assassin ``bM`` played after the
+    Sovereign ``bF`` kills it (a dead Sovereign cannot win); of Adventurer ``bA`` and
+    Countess ``bC`` the one played second ranks directly above the other; the Guard
+    ``bG`` played after the Beutelschneider ``rX`` cancels its -20. The highest
+    strength wins, the earlier card on a tie."""
+
+    __slots__ = ("cards", "strength", "best", "killed", "seducer", "guarded")
+
+    def __init__(self, cards: Sequence[str] = ()) -> None:
+        self.cards: list[str] = []
+        self.strength: list[int] = []
+        self.best = 0  # index of the winning card
+        self.killed = False  # the Assassin killed the Sovereign
+        self.seducer: str | None = None  # the second of Adventurer and Countess
+        self.guarded = False  # the Guard came after the Beutelschneider
+        for card in cards:
+            self.add(card)
+
+    def copy(self) -> TrickState:
+        twin = TrickState.__new__(TrickState)
+        twin.cards = list(self.cards)
+        twin.strength = list(self.strength)
+        twin.best, twin.killed = self.best, self.killed
+        twin.seducer, twin.guarded = self.seducer, self.guarded
+        return twin
+
+    def _plain(self, card: str) -> int:
+        """The card's strength before any power: trumps above the led suit, another
+        suit never wins."""
+        if card[0] == TRUMP:
+            return TRUMP_BAND + TRUMP_STEP * RANK_INDEX[card]
+        if not self.cards or card[0] == self.cards[0][0]:
+            return LED_BAND + RANK_INDEX[card]
+        return NO_WIN
+
+    def add(self, card: str) -> None:
+        """The next card is played to the trick."""
+        strength = self._plain(card)
+        cards = self.cards
+        index = len(cards)
+        recount = False
+        if card == ASSASSIN and SOVEREIGN in cards:
+            self.strength[cards.index(SOVEREIGN)] = NO_WIN
+            self.killed = recount = True
+        elif card in (ADVENTURER, COUNTESS):
+            first = COUNTESS if card == ADVENTURER else ADVENTURER
+            if first in cards:
+                # directly above the first: between it and the next trump rank
+                self.seducer = card
+                strength = max(strength, self.strength[cards.index(first)] + TRUMP_STEP // 2)
+        elif card == GUARD and BEUTELSCHNEIDER in cards:
+            self.guarded = True
+        cards.append(card)
+        self.strength.append(strength)
+        if recount:
+            self.best = winning_index(cards, lambda c, _led: self.strength[cards.index(c)])
+        elif strength > self.strength[self.best]:
+            self.best = index
+
+    def plus(self, card: str) -> TrickState:
+        """The trick as it would stand with ``card`` played next."""
+        twin = self.copy()
+        twin.add(card)
+        return twin
+
+    def takes(self, card: str) -> bool:
+        """Whether ``card``, played next, would change the trick's winner."""
+        if card[0] != TRUMP:  # no power: it wins by strength, in the led suit only
+            return (card[0] == self.cards[0][0]
+                    and LED_BAND + RANK_INDEX[card] > self.strength[self.best])
+        partner = POWER_PARTNER.get(card)
+        if partner is None or partner not in self.cards:  # no power works
+            return TRUMP_BAND + TRUMP_STEP * RANK_INDEX[card] > self.strength[self.best]
+        return self.plus(card).best != self.best
+
+    @property
+    def winning_card(self) -> str:
+        return self.cards[self.best]
+
+    @property
+    def points(self) -> int:
+        """The face value of the cards in the trick."""
+        return sum(POINTS_OF[c] for c in self.cards)
+
+    @property
+    def penalty(self) -> int | None:
+        """The Beutelschneider's -20 for the winner (0 when the Guard cancelled it);
+        None without the Beutelschneider in the trick."""
+        if BEUTELSCHNEIDER not in self.cards:
+            return None
+        return 0 if self.guarded else PENALTY
+
+    def bonuses(self, last: bool) -> list[str]:
+        """The +10 bonuses the winning card earns (``last``: the hand's last trick)."""
+        card = self.winning_card
+        names: list[str] = []
+        if card == GUARD and self.guarded:
+            names.append("guard_cancels_beutelschneider")
+        if card == GUARD and last:
+            names.append("guard_wins_last_trick")
+        if card == ASSASSIN and self.killed:
+            names.append("assassin_kills_sovereign")
+        if self.seducer is not None and card == self.seducer:
+            names.append("seduction")
+        return names
+
+    def gain(self, last: bool) -> int:
+        """What the trick brings its winner: card points, the -20, the bonuses."""
+        return self.points + (self.penalty or 0) + BONUS * len(self.bonuses(last))
+
+
 def resolve_trick(plays: list[dict[str, Any]], last: bool) -> dict[str, Any]:
     """Decide a complete trick: winner, card points, powers, the -20 and bonuses.
 
@@ -131,71 +254,52 @@ def resolve_trick(plays: list[dict[str, Any]], last: bool) -> dict[str, Any]:
     """
     cards = [p["card"] for p in plays]
     seat_of = {p["card"]: p["seat"] for p in plays}
-    pos = {card: i for i, card in enumerate(cards)}
-    led = suit_of(cards[0])
-
-    strength: dict[str, int] = {}
-    for card in cards:
-        suit = card[0]
-        if suit == TRUMP:
-            strength[card] = TRUMP_BAND + TRUMP_STEP * RANK_INDEX[card]
-        elif suit == led:
-            strength[card] = LED_BAND + RANK_INDEX[card]
-        else:
-            strength[card] = NO_WIN
-
+    state = TrickState(cards)
     powers: list[dict[str, Any]] = []
-    killed = SOVEREIGN in pos and ASSASSIN in pos and pos[ASSASSIN] > pos[SOVEREIGN]
-    if killed:
-        strength[SOVEREIGN] = NO_WIN
+    if state.killed:
         powers.append(_power("assassin", ASSASSIN, seat_of[ASSASSIN], SOVEREIGN,
                              seat_of[SOVEREIGN], "Assassin kills the Sovereign"))
-    seducer: str | None = None
-    if ADVENTURER in pos and COUNTESS in pos:
-        first, seducer = sorted((ADVENTURER, COUNTESS), key=pos.__getitem__)
-        # directly above the first: between it and the next trump rank
-        strength[seducer] = max(strength[seducer], strength[first] + TRUMP_STEP // 2)
+    if state.seducer is not None:
+        seducer = state.seducer
+        first = COUNTESS if seducer == ADVENTURER else ADVENTURER
         powers.append(_power(
             "seduction", seducer, seat_of[seducer], first, seat_of[first],
             f"{CARD_NAMES[seducer]} seduces the {CARD_NAMES[first]}"))
-    guarded = GUARD in pos and BEUTELSCHNEIDER in pos and pos[GUARD] > pos[BEUTELSCHNEIDER]
-    if guarded:
+    if state.guarded:
         powers.append(_power("guard", GUARD, seat_of[GUARD], BEUTELSCHNEIDER,
                              seat_of[BEUTELSCHNEIDER], "Guard cancels the Beutelschneider"))
-
-    win_at = winning_index(cards, lambda card, _led: strength[card])
-    winning_card = cards[win_at]
-    winner = plays[win_at]["seat"]
-
-    penalty: int | None = None  # None: no Beutelschneider in this trick
-    if BEUTELSCHNEIDER in pos:
-        penalty = 0 if guarded else PENALTY
-        if not guarded:
-            powers.append(_power(
-                "beutelschneider", BEUTELSCHNEIDER, seat_of[BEUTELSCHNEIDER],
-                BEUTELSCHNEIDER, winner, "the Beutelschneider costs the trick's winner 20 points"))
-
-    bonus_names: list[str] = []
-    if winning_card == GUARD and guarded:
-        bonus_names.append("guard_cancels_beutelschneider")
-    if winning_card == GUARD and last:
-        bonus_names.append("guard_wins_last_trick")
-    if winning_card == ASSASSIN and killed:
-        bonus_names.append("assassin_kills_sovereign")
-    if seducer is not None and winning_card == seducer:
-        bonus_names.append("seduction")
+    winning_card = state.winning_card
+    winner = plays[state.best]["seat"]
+    penalty = state.penalty
+    if penalty == PENALTY:
+        powers.append(_power(
+            "beutelschneider", BEUTELSCHNEIDER, seat_of[BEUTELSCHNEIDER],
+            BEUTELSCHNEIDER, winner, "the Beutelschneider costs the trick's winner 20 points"))
     bonuses = [
         {"name": name, "label": BONUS_LABELS[name], "points": BONUS, "seat": winner,
          "card": winning_card}
-        for name in bonus_names
+        for name in state.bonuses(last)
     ]
     return {
         "winner": winner,
         "winning_card": winning_card,
-        "points": sum(POINTS_OF[c] for c in cards),
+        "points": state.points,
         "powers": powers,
         "beutelschneider": penalty,
         "bonuses": bonuses,
+    }
+
+
+def blank_sheet(seat: int, total: int) -> dict[str, Any]:
+    """A seat's score sheet at the start of a hand (``total``: its match total)."""
+    return {
+        "seat": seat,
+        "card_points": 0,
+        "beutelschneider": 0,
+        "beutelschneider_cancelled": False,
+        "bonuses": [],
+        "hand_total": 0,
+        "total": total,
     }
 
 
@@ -273,19 +377,8 @@ class BeutelschneiderMatch(TrickGame):
             self.hands = [[] for _ in range(n)]
             for i in range(n):  # dealt from forehand on
                 self.hands[(forehand + i) % n] = rest[i * size:(i + 1) * size]
-        self.sheets = [self._blank_sheet(s) for s in range(n)]
+        self.sheets = [blank_sheet(s, self.scores[s]) for s in range(n)]
         self.start_trick_play(forehand)
-
-    def _blank_sheet(self, seat: int) -> dict[str, Any]:
-        return {
-            "seat": seat,
-            "card_points": 0,
-            "beutelschneider": 0,
-            "beutelschneider_cancelled": False,
-            "bonuses": [],
-            "hand_total": 0,
-            "total": self.scores[seat],
-        }
 
     @classmethod
     def upgrade_state(cls, state: dict[str, Any]) -> dict[str, Any]:
@@ -294,6 +387,40 @@ class BeutelschneiderMatch(TrickGame):
             if "totals" in result:
                 result["scores"] = result.pop("totals")
         return state
+
+    # ----- worlds (search bots; see Match.unseen and Match.from_view) -------------
+    @classmethod
+    def unseen(cls, view: dict[str, Any], tricks: list[Trick] | None = None) -> Unseen:
+        """The other hands and, with three players, the two cards set aside (any
+        unseen card may be one of them); a seat that did not follow suit holds none
+        of it."""
+        probe = cls._from_state({}, None)  # follow suit needs nothing of a state
+        assert isinstance(probe, BeutelschneiderMatch)
+        aside = int(view.get("set_aside") or 0)
+        return probe.unseen_in(view, cls.deal_plays(view, tricks), DECK,
+                               {"removed": aside} if aside else None)
+
+    @classmethod
+    def at_deal_start(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                      tricks: list[Trick] | None = None, seed: int | str | None = None
+                      ) -> BeutelschneiderMatch:
+        """The hand as dealt, with its number, dealer and the totals so far."""
+        players = int(view["players"])
+        hands = cls.dealt_hands(view, hidden, cls.deal_plays(view, tricks))
+        scores = list(view["scores"])
+        forehand = (int(view["dealer"]) + 1) % players
+        state: dict[str, Any] = {
+            "players": players, "options": {"target": int(view["target"])},
+            "stacked_deals": [], "phase": "play", "scores": scores, "winners": [],
+            "deal_no": int(view["deal_no"]), "last_deal": None,
+            "dealer": int(view["dealer"]), "results": [], "hands": hands,
+            "removed": list(hidden.get("removed", [])),
+            "sheets": [blank_sheet(s, scores[s]) for s in range(players)],
+            "leader": forehand, "turn": forehand, "trick": [], "tricks": [],
+        }
+        match = cls._from_state(state, seed)
+        assert isinstance(match, BeutelschneiderMatch)
+        return match
 
     # ----- rules ---------------------------------------------------------------
     @staticmethod
