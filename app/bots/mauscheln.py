@@ -47,10 +47,16 @@ LEAD_ENOUGH = 0.5  # a lead this likely to hold is worth leading
 
 class Table:
     """What this seat knows: the trump rules, the unseen cards and how many of them
-    the opponents hold."""
+    the opponents hold. Each card's and suit's estimate is worked out once (a search
+    asks this bot thousands of times per move)."""
 
     def __init__(self, view: dict[str, Any], opponents: float,
                  hand: Sequence[str] | None = None) -> None:
+        self._suits: dict[str, str] = {}
+        self._ranks: dict[str, int] = {}
+        self._voids: dict[str, float] = {}
+        self._chances: dict[str, float] = {}
+        self._suit_ranks: dict[str, list[int]] | None = None  # unseen ranks per suit
         self.trump: str = view["trump"]
         permanent = view.get("permanent_trumps") or []
         self.permanent: str | None = permanent[0] if permanent else None
@@ -74,10 +80,16 @@ class Table:
 
     # ----- card order: the engine's own, permanent trump included ----------------
     def suit(self, card: str) -> str:
-        return suit_as(card, self.trump, self.permanent)
+        got = self._suits.get(card)
+        if got is None:
+            got = self._suits[card] = suit_as(card, self.trump, self.permanent)
+        return got
 
     def rank(self, card: str) -> int:
-        return rank_value(card, self.permanent)
+        got = self._ranks.get(card)
+        if got is None:
+            got = self._ranks[card] = rank_value(card, self.permanent)
+        return got
 
     def strength(self, card: str, led: str) -> int:
         return card_strength(card, led, self.trump, self.permanent)
@@ -85,21 +97,30 @@ class Table:
     # ----- estimates -------------------------------------------------------------
     def void_and_trumps(self, suit: str) -> float:
         """Chance that one opponent has no card of ``suit`` but a trump."""
-        in_suit = sum(1 for c in self.unseen if self.suit(c) == suit) / self.pool
-        trumps = sum(1 for c in self.unseen if self.suit(c) == self.trump) / self.pool
-        void = (1.0 - in_suit) ** HAND_SIZE
-        return void * (1.0 - (1.0 - trumps) ** HAND_SIZE)
+        got = self._voids.get(suit)
+        if got is None:
+            in_suit = sum(1 for c in self.unseen if self.suit(c) == suit) / self.pool
+            trumps = sum(1 for c in self.unseen if self.suit(c) == self.trump) / self.pool
+            void = (1.0 - in_suit) ** HAND_SIZE
+            got = self._voids[suit] = void * (1.0 - (1.0 - trumps) ** HAND_SIZE)
+        return got
 
     def trick_chance(self, card: str) -> float:
         """Rough chance that ``card`` takes a trick in this deal."""
-        suit = self.suit(card)
-        higher = sum(1 for c in self.unseen
-                     if self.suit(c) == suit and self.rank(c) > self.rank(card))
-        chance = (1.0 - self.held) ** higher
-        if suit == self.trump:
-            return chance
-        ruff = self.void_and_trumps(suit)
-        return SIDE_DISCOUNT * chance * (1.0 - ruff) ** self.opponents
+        got = self._chances.get(card)
+        if got is None:
+            if self._suit_ranks is None:
+                self._suit_ranks = {}
+                for c in self.unseen:
+                    self._suit_ranks.setdefault(self.suit(c), []).append(self.rank(c))
+            suit, rank = self.suit(card), self.rank(card)
+            higher = sum(1 for r in self._suit_ranks.get(suit, ()) if r > rank)
+            got = (1.0 - self.held) ** higher
+            if suit != self.trump:
+                ruff = self.void_and_trumps(suit)
+                got = SIDE_DISCOUNT * got * (1.0 - ruff) ** self.opponents
+            self._chances[card] = got
+        return got
 
     def draw_chance(self) -> float:
         """What a fresh card from the stock is worth, on average."""

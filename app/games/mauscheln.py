@@ -87,6 +87,8 @@ from app.games.base import (
     Option,
     OptionError,
     Reason,
+    Trick,
+    Unseen,
     _clone,
 )
 from app.games.cards import check_permutation, rank_of, suit_of
@@ -198,6 +200,12 @@ class CardOrder:
         }
 
 
+    def strength_in_trick(self, card: str, led_card: str) -> int:
+        """The strength of ``card`` in a trick led with ``led_card`` (for
+        :func:`~app.games.tricks.winning_index`)."""
+        return self.strength[self.suit[led_card]][card]
+
+
 _ORDERS: dict[tuple[str, str | None], CardOrder] = {}
 
 
@@ -207,6 +215,23 @@ def card_order(trump: str, permanent: str | None) -> CardOrder:
     if order is None:
         order = _ORDERS[(trump, permanent)] = CardOrder(trump, permanent)
     return order
+
+
+def allowed_plays(hand: Sequence[str], trick: Sequence[str], order: CardOrder) -> list[str]:
+    """The cards of ``hand`` that may be played to an open trick of the cards
+    ``trick`` (in play order), the three duties applied: follow suit if able, else
+    trump if able, and beat the trick's best card if a card allowed so far can."""
+    if not trick:
+        return list(hand)
+    suit = order.suit
+    led_suit = suit[trick[0]]
+    allowed = [c for c in hand if suit[c] == led_suit]
+    if not allowed:
+        allowed = [c for c in hand if c in order.trumps] or list(hand)
+    strength = order.strength[led_suit]
+    best = max(strength[c] for c in trick)
+    beaters = [c for c in allowed if strength[c] > best]
+    return beaters or allowed
 
 
 def is_quartet(hand: Sequence[str]) -> bool:
@@ -336,6 +361,165 @@ class MauschelnMatch(TrickGame):
                 raise OptionError(Reason(N_("Weli is played with the 32-card pack only (3 "
                                             "to 5 players); {players} players use all 52 "
                                             "cards"), players=players), ("weli", "players"))
+
+    # ----- worlds (search bots; see Match.unseen and Match.from_view) -------------
+    @staticmethod
+    def _view_rules(view: dict[str, Any]) -> dict[str, Any]:
+        """The options a view tells: the house rules, the stake, the chips."""
+        rules = view.get("options") or {}
+        return {"chips": int(view["start_chips"]), "stake": int(view["stake"]),
+                **{name: bool(rules.get(name, False)) for name in HOUSE_RULES}}
+
+    @classmethod
+    def unseen(cls, view: dict[str, Any], tricks: list[Trick] | None = None) -> Unseen:
+        """The other hands, their discards and the stock (its order matters: an
+        exchange draws from the top); the own hand too while the dealer decides on a
+        knock blind. Known: the own hand and discards, the turned-up card (beside the
+        stock, never drawn; after a knock in the dealer's hand or among the dealer's
+        discards), shown quartets and every card played. What play reveals: a card
+        that would have made a seat's play break one of the three duties (follow
+        suit, else trump, and beat the best card if able) is not in its hand."""
+        seat = int(view["seat"])
+        players = int(view["players"])
+        plays = (cls.deal_plays(view, tricks) if view["phase"] == "play" else [])
+        blind = bool(view.get("hand_hidden"))
+        knocked = (view.get("knock") or {}).get("decision") == "knock"
+        seen = list(view.get("discarded") or [])
+        if not blind:
+            seen += view["hand"]
+        for quartet in view.get("quartets") or []:
+            seen += quartet["cards"]
+        seen += [c for trick in plays for _, c in trick]
+        if not knocked:
+            seen.append(view["trump_card"])
+        cards = pack_of_size(int(view["pack_size"]))
+        for card in seen:
+            cards.remove(card)
+        places = {"stock": int(view["stock_count"])}
+        counts = view["hand_counts"]
+        exchanged = view.get("exchanged") or [None] * players
+        for s in range(players):
+            if s == seat and not blind:
+                continue
+            if counts[s]:
+                places[f"hand:{s}"] = int(counts[s])
+            if s != seat and exchanged[s]:
+                places[f"discards:{s}"] = int(exchanged[s])
+        probe = cls._from_state({"trump_card": view["trump_card"],
+                                 "options": cls._view_rules(view)}, None)
+        assert isinstance(probe, MauschelnMatch)
+        excluded = {f"hand:{s}": absent for s, absent in
+                    probe.absent_by_play(plays, cards).items() if f"hand:{s}" in places}
+        if knocked and view["trump_card"] in cards:
+            # the knocking dealer took the Ace: in the hand, or discarded since
+            dealer = int(view["dealer"])
+            for place in places:
+                if place not in (f"hand:{dealer}", f"discards:{dealer}"):
+                    excluded.setdefault(place, set()).add(view["trump_card"])
+        return Unseen(cards, places, excluded)
+
+    @classmethod
+    def _view_state(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                    plays: list[Trick]) -> dict[str, Any]:
+        """The state ``view`` shows with the places of :meth:`unseen` filled in. What
+        the view tells by its phase and turn is put back as the engine keeps it: who
+        still has to speak (``queue``) and the finished tricks ``plays`` (their
+        winners decided by the card order). The transfers of the deal are what the
+        view tells of them (the dealer's stake). ValueError if the turn does not fit."""
+        seat = int(view["seat"])
+        players = int(view["players"])
+        blind = bool(view.get("hand_hidden"))
+        hands = [list(view["hand"]) if s == seat and not blind
+                 else list(hidden.get(f"hand:{s}", [])) for s in range(players)]
+        knock = view.get("knock")
+        dealer = int(view["dealer"])
+        stake_paid = int(view["stake_paid"])
+        rules = cls._view_rules(view)
+        state = {
+            "players": players, "options": rules, "stacked_deals": [],
+            "phase": view["phase"], "scores": list(view["scores"]), "winners": [],
+            "deal_no": int(view["deal_no"]), "last_deal": None, "dealer": dealer,
+            "pack": pack_of_size(int(view["pack_size"])),
+            "start_chips": int(view["start_chips"]), "pot": int(view["pot"]),
+            "in_deal": list(view["in_deal"]), "hands": hands,
+            "trump_card": view["trump_card"], "stock": list(hidden.get("stock", [])),
+            "stake_paid": stake_paid, "bids": list(view["bids"]),
+            "answers": list(view["answers"]), "sneaker": view["sneaker"], "queue": [],
+            "discards": [list(view.get("discarded") or []) if s == seat
+                         else list(hidden.get(f"discards:{s}", [])) for s in range(players)],
+            "exchanged": list(view["exchanged"]), "playing": list(view["playing"]),
+            "trick": [[int(p["seat"]), str(p["card"])] for p in view["trick"]],
+            "tricks": [], "won": list(view["tricks_won"]), "leader": view["leader"],
+            "turn": view["turn"],
+            "transfers": ([{"seat": dealer, "amount": -stake_paid, "reason": "stake"}]
+                          if stake_paid else []),
+            "quartets": _clone(view.get("quartets") or []),
+            "knock_state": None if not knock else
+            "pending" if knock.get("pending") else knock.get("decision"),
+        }
+
+        def clockwise_from(start: int, seats: Sequence[int]) -> list[int]:
+            return sorted(seats, key=lambda s: (s - start) % players)
+
+        phase, turn, sneaker = state["phase"], state["turn"], state["sneaker"]
+        queue: list[int] = []
+        if phase == "knock":
+            queue = [dealer]
+        elif phase == "bidding":
+            queue = clockwise_from((dealer + 1) % players, state["in_deal"])
+        elif phase == "joining" and sneaker is not None:
+            queue = clockwise_from((sneaker + 1) % players,
+                                   [s for s in state["in_deal"] if s != sneaker])
+        elif phase == "exchange" and sneaker is not None:
+            pending = [s for s in state["playing"] if state["exchanged"][s] is None]
+            queue = clockwise_from(sneaker, pending) if state["playing"] else [sneaker]
+        elif phase == "play":
+            order = card_order(suit_of(view["trump_card"]), permanent_trump_for(rules))
+            for trick in plays[:-1]:
+                cards = [c for _, c in trick]
+                winner = trick[winning_index(cards, order.strength_in_trick)][0]
+                state["tricks"].append({"leader": trick[0][0], "winner": winner,
+                                        "plays": [[s, c] for s, c in trick]})
+        else:
+            raise ValueError(f"nothing to decide in phase {phase!r}")
+        if phase in ("bidding", "joining") and turn in queue:
+            queue = queue[queue.index(turn):]
+        if phase != "play" and (not queue or queue[0] != turn):
+            raise ValueError("the seat on turn is not the one due to speak")
+        state["queue"] = queue
+        return state
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                  tricks: list[Trick] | None = None, seed: int | str | None = None
+                  ) -> MauschelnMatch:
+        plays = cls.deal_plays(view, tricks) if view["phase"] == "play" else []
+        match = cls._from_state(cls._view_state(view, hidden, plays), seed)
+        assert isinstance(match, MauschelnMatch)
+        return match
+
+    @classmethod
+    def at_deal_start(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                      tricks: list[Trick] | None = None, seed: int | str | None = None
+                      ) -> MauschelnMatch:
+        """The deal ``view`` shows as it stood when its first word was due (the knock
+        decision, or the bidding from forehand), after any shown quartets: the hands
+        from ``view`` and ``hidden``. Only before anyone has exchanged (ValueError
+        after; no trick has been played then): every hand is still the one dealt. A
+        search replays the words said since on it and watches each one."""
+        if any(n is not None for n in view["exchanged"]) or tricks:
+            raise ValueError("a seat has exchanged: the dealt hands are gone")
+        state = cls._view_state(view, hidden, [])
+        players, dealer = state["players"], state["dealer"]
+        state.update(bids=[None] * players, answers=[None] * players, sneaker=None)
+        if state["knock_state"] is not None:
+            state.update(phase="knock", knock_state="pending", queue=[dealer], turn=dealer)
+        else:
+            queue = sorted(state["in_deal"], key=lambda s: (s - dealer - 1) % players)
+            state.update(phase="bidding", queue=queue, turn=queue[0])
+        match = cls._from_state(state, seed)
+        assert isinstance(match, MauschelnMatch)
+        return match
 
     def rule(self, name: str) -> bool:
         """Whether the house rule ``name`` (one of ``HOUSE_RULES``) is on."""
@@ -529,27 +713,13 @@ class MauschelnMatch(TrickGame):
         return self.trick[winning_index([c for _, c in self.trick],
                                         lambda c, _led: strength[c])]
 
-    def _allowed_before_beating(self, hand: Sequence[str], order: CardOrder) -> list[str]:
-        """Rules one and two: follow suit if able, else trump if able, else anything."""
-        suit = order.suit
-        led_suit = suit[self.trick[0][1]]
-        same = [c for c in hand if suit[c] == led_suit]
-        if same:
-            return same
-        trumps = [c for c in hand if c in order.trumps]
-        return trumps if trumps else list(hand)
+    def allowed(self, hand: Sequence[str], trick: Sequence[str]) -> list[str]:
+        """See :func:`allowed_plays` (the three duties)."""
+        return allowed_plays(hand, trick, self.order())
 
     def playable(self, seat: int) -> list[str]:
         """The cards ``seat`` may play now, the three duties applied."""
-        hand = self.hands[seat]
-        if not self.trick:
-            return list(hand)
-        order = self.order()
-        allowed = self._allowed_before_beating(hand, order)
-        strength = order.strength[order.suit[self.trick[0][1]]]
-        best = strength[self._best_play(order)[1]]
-        beaters = [c for c in allowed if strength[c] > best]
-        return beaters or allowed
+        return allowed_plays(self.hands[seat], [c for _, c in self.trick], self.order())
 
     def duty(self, seat: int) -> dict[str, Any]:
         """What the seat on turn must do: ``beat`` the trick's best ``card``, ``follow``

@@ -28,7 +28,6 @@ from app.bots.pool import BotPool, default_size
 from app.bots.search import GAMES as SEARCH_GAMES
 from app.bots.search import History, sample_worlds
 from app.bots.search import luegenbeutel as s_lb
-from app.bots.search import mauscheln as s_maus
 from app.bots.search.deal import Inconsistent, deal, feasible
 from app.games import GAMES, Match, new_match
 from app.games.beutelschneider import DECK as BEUTEL_DECK
@@ -52,7 +51,7 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
 ]
 # the games whose search builds its worlds with the engine (Match.unseen,
 # from_view); the others still on their lean copies
-ENGINE_WORLDS = {'beutelschneider', 'schafkopf'}
+ENGINE_WORLDS = {'beutelschneider', 'mauscheln', 'schafkopf'}
 TABLE_IDS = [f"{g}-{n}-{'-'.join(o) or 'plain'}" for g, n, o in TABLES]
 
 
@@ -246,8 +245,6 @@ def _rebuilt_view(game: str, view: dict[str, Any], history: History, world: Any
         tricks = history.deal_tricks(view) if view.get("phase") == "play" else None
         engine = GAMES[game].match_class
         return engine.from_view(view, world.hidden, tricks, seed=1).view(seat)
-    if game == "mauscheln":
-        return s_maus.build(view, world).view(seat)
     return s_lb.build(view, world, 1).view(seat)
 
 
@@ -565,8 +562,3 @@ def test_what_play_reveals_is_true_of_the_real_hands(
         tricks = histories[seat].deal_tricks(view) if view["phase"] == "play" else None
         for place, cards in m.unseen(view, tricks).excluded.items():
             assert not set(places[place]) & cards, (place, places[place], cards)
-    elif game == "mauscheln":
-        plays = s_maus._plays(view, histories[seat])
-        pool = [c for h in hands for c in h]
-        for s, cards in s_maus._duty_exclusions(view, plays, pool).items():
-            assert not set(hands[s]) & cards, (s, hands[s], cards)

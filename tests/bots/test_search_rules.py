@@ -1,5 +1,5 @@
 """The search plays out worlds on the engines themselves
-(so far Schafkopf, Beutelschneider):
+(so far Schafkopf, Beutelschneider, Mauscheln):
 ``Match.unseen`` says what a seat's view hides, ``Match.from_view`` builds the world
 as a match. These tests hold the world built from the true hidden cards to the real
 match: every seat sees the same, may do the same, and the same actions give the
@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from app.bots import choose_action
+from app.bots import mauscheln as heuristic
 from app.bots.search import History, World
 from app.bots.search import luegenbeutel as s_lb
-from app.bots.search import mauscheln as s_maus
 from app.games import Match, new_match
 
 
@@ -122,38 +122,16 @@ def _maus_options(seed: int, players: int) -> dict[str, Any]:
     return options
 
 
-@pytest.mark.parametrize("seed", range(30))
-def test_mauscheln_copy_plays_like_the_engine(seed: int) -> None:
+@pytest.mark.parametrize("seed", range(40))
+def test_a_mauscheln_world_of_the_true_cards_is_the_match(seed: int) -> None:
     players = 3 + seed % 5
     rng = random.Random(seed)
     m = new_match("mauscheln", players, _maus_options(seed, players), seed=seed)
     histories = [History() for _ in range(players)]
-    _advance(m, "mauscheln", rng, rng.randrange(0, 40), histories)
-    if m.is_over:
-        return
-    seat = min(m.to_act())
-    view = m.view(seat)
-    histories[seat].observe(view)
-    world = _true_world(m, seat)
-    if view.get("hand_hidden"):
-        world.hidden[f"hand:{seat}"] = list(m.snapshot()["state"]["hands"][seat])
-    d = s_maus.build(view, world)
-    for _ in range(100):
-        turn = min(m.to_act())
-        assert d.turn == turn
-        legal = m.legal_actions(turn)
-        assert d.legal(turn) == legal
-        action = choose_action("mauscheln", m.view(turn), legal, rng) \
-            if rng.random() < 0.7 else rng.choice(legal)
-        d.apply(turn, action)
-        events = m.apply(turn, action)
-        end = [e for e in events if e["type"] == "deal_end"]
-        if end:
-            assert d.over
-            chips = end[0].get("chips", end[0].get("scores"))
-            assert d.chips == chips
-            return
-    raise AssertionError("the deal did not end")
+    _advance(m, "mauscheln", rng, rng.randrange(0, 60), histories)
+    if not m.is_over:
+        seat = min(m.to_act())
+        _world_is_the_match("mauscheln", m, seat, histories[seat], rng)
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -196,7 +174,11 @@ def test_luegenbeutel_copy_plays_like_the_engine(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_mauscheln_fast_heuristic_answers_as_the_house_bot(seed: int) -> None:
+def test_the_mauscheln_heuristics_remembered_estimates_do_not_change_its_answers(
+        seed: int) -> None:
+    """The house bot's ``Table`` works each estimate out once (the search asks it in
+    every rollout): asked in any order, or afresh for every question, it gives the
+    same numbers."""
     players = 3 + seed % 5
     rng = random.Random(seed)
     m = new_match("mauscheln", players, _maus_options(seed, players), seed=seed)
@@ -206,8 +188,16 @@ def test_mauscheln_fast_heuristic_answers_as_the_house_bot(seed: int) -> None:
             break
         seat = min(m.to_act())
         view, legal = m.view(seat), m.legal_actions(seat)
-        house = choose_action("mauscheln", view, legal, random.Random(seed))
-        assert s_maus.fast_choose(view, legal, random.Random(seed)) == house
-        compared += 1
-        m.apply(seat, house if rng.random() < 0.7 else rng.choice(legal))
+        if view["hand"]:
+            table = heuristic.Table(view, 2.0)
+            cards = list(table.unseen) + list(table.hand)
+            rng.shuffle(cards)
+            for card in cards:
+                fresh = heuristic.Table(view, 2.0)
+                assert table.trick_chance(card) == fresh.trick_chance(card)
+                assert table.void_and_trumps(table.suit(card)) == \
+                    heuristic.Table(view, 2.0).void_and_trumps(fresh.suit(card))
+                compared += 1
+        m.apply(seat, choose_action("mauscheln", view, legal, rng)
+                if rng.random() < 0.7 else rng.choice(legal))
     assert compared >= 10
