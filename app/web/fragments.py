@@ -31,7 +31,7 @@ parts alone, each swapped by its id.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,8 +134,9 @@ def parts_of(fragment: Fragment, ctx: Mapping[str, Any],
 class Drawn:
     """A fragment (or a part of one) as drawn: the template and the context it is
     drawn from, in a language, its parts (the ring's plates, the board's trick), and
-    its HTML. A fragment with parts is drawn when its HTML is first asked for: when
-    only its parts changed, a push sends those and the whole is never needed."""
+    its HTML, drawn when it is first asked for: when only its parts changed, a push
+    sends those and the whole is never needed, and a part the fragment does not show
+    now (the facts above the turn line before the match starts) is never drawn."""
 
     __slots__ = ("_html", "context", "id", "language", "parts", "template")
 
@@ -147,7 +148,7 @@ class Drawn:
         self.context = context
         self.parts = parts
         self.id = id  # a part's element id
-        self._html = html if html is not None or parts else draw(template, context)
+        self._html = html
 
     @property
     def html(self) -> Markup:
@@ -161,9 +162,28 @@ class Drawn:
                 and (self.context is context or self.context == context))
 
 
+class Parts(Mapping[str, Markup]):
+    """A fragment's parts by id for its template (``part["trick"]``, ``part.facts``),
+    each drawn when the template shows it."""
+
+    __slots__ = ("_by_id",)
+
+    def __init__(self, parts: tuple[Drawn, ...]) -> None:
+        self._by_id = {d.id: d for d in parts}
+
+    def __getitem__(self, pid: str) -> Markup:
+        return self._by_id[pid].html
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+
 def draw(template: str, context: Mapping[str, Any], parts: tuple[Drawn, ...] = ()) -> Markup:
-    """A fragment's HTML from its context and its parts drawn already (``parts`` in
-    order, ``part`` by id): markup, as the template escaped what it holds.
+    """A fragment's HTML from its context and its parts (``part``, by id and in
+    order): markup, as the template escaped what it holds.
 
     Rendered as Jinja2's documented ``Template.make_module(vars, shared=True)``, whose
     text is the rendered template, with the environment's globals put in ``vars``
@@ -171,8 +191,7 @@ def draw(template: str, context: Mapping[str, Any], parts: tuple[Drawn, ...] = (
     ``ChainMap`` of globals, which took a fifth of the table's drawing time."""
     names = {**env.globals, **context}
     if parts:
-        names["parts"] = [d.html for d in parts]
-        names["part"] = {d.id: d.html for d in parts}
+        names["part"] = Parts(parts)
     return Markup(str(env.get_template(template).make_module(names, shared=True)).strip())
 
 
@@ -209,7 +228,7 @@ class SharedFragments:
     def __init__(self) -> None:
         self.moment = -1
         self.kept: dict[tuple[str, str], list[Drawn]] = {}
-        self.renders = 0  # fragments and plates drawn (tests and the benchmark)
+        self.renders = 0  # fragments and parts new this moment, drawn when shown (tests, bench)
         self.reused = 0  # given from what was kept
 
     def render(self, room: Room, seat: int | None, is_host: bool,

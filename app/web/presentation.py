@@ -134,6 +134,13 @@ def trick_parts(*trump: str) -> tuple[Part, ...]:
                  Reads(view=("last_trick", "trick", *trump))))
 
 
+def facts(game: str, *view: str) -> tuple[Part, ...]:
+    """What stands of the deal above a game's turn line (``games/<game>/facts.html``,
+    an element ``#facts``) as a part of its status, drawn from the keys ``view`` of
+    the seat's view: the turn line changes with every move, the facts seldom."""
+    return (Part("facts", f"games/{game}/facts.html", Reads(view=view)),)
+
+
 class FormError(ValueError):
     """A game's form could not be turned into an action (the message says why)."""
 

@@ -77,12 +77,11 @@ def _whole(fragment: Fragment, ctx: dict[str, Any]) -> str:
 
     reads = p.reads.get(fragment.id) if fragment.game else None
     if fragment.id == SEATS:
-        parts = tuple(Drawn(language, PLATE_TEMPLATE, {},
-                            html=draw(PLATE_TEMPLATE, {**ctx, "p": c["p"]}))
+        parts = tuple(Drawn(language, PLATE_TEMPLATE, {**ctx, "p": c["p"]},
+                            id=f"plate-{c['p'].seat}")
                       for c in plate_contexts(ctx))
-    else:
-        parts = tuple(Drawn(language, part.template, {}, id=part.id,
-                            html=draw(part.template, whole(part.reads)))
+    else:  # each drawn when the fragment shows it
+        parts = tuple(Drawn(language, part.template, whole(part.reads), id=part.id)
                       for part in (reads.parts if reads is not None else ()))
     return draw(fragment.template, whole(reads), parts)
 

@@ -133,15 +133,16 @@ def test_a_shared_fragment_is_the_same_for_every_seat_and_holds_no_hand() -> Non
     for s in range(4):
         others = [c for o in range(4) if o != s for c in match.view(o)["hand"]]
         assert not any(t in per_seat[s]["hand"] for t in hidden_titles("schafkopf", others))
-    # 11 fragments, 4 plates and the trick's 3 parts for 5 viewers: the shared ones are
-    # rendered once
-    assert cache.renders + cache.reused == 5 * (len(FRAGMENTS) + 4 + 3)
+    # 11 fragments, 4 plates, the trick's 3 parts and the status's facts for 5 viewers:
+    # the shared ones are rendered once
+    assert cache.renders + cache.reused == 5 * (len(FRAGMENTS) + 4 + 3 + 1)
+    assert len(cache.kept[("en", "games/schafkopf/facts.html")]) == 1  # the same for all
     assert cache.reused >= 4 * 3  # board, notice, version at least
     # a change of the room starts afresh
     before = cache.renders
     room.changed()
     cache.render(room, 1, False)
-    assert cache.renders == before + len(FRAGMENTS) + 4 + 3
+    assert cache.renders == before + len(FRAGMENTS) + 4 + 3 + 1
 
 
 def test_the_ring_of_plates_is_the_same_for_every_seated_player() -> None:
@@ -231,6 +232,8 @@ def test_a_fragment_is_rendered_again_only_when_what_it_shows_changed() -> None:
             assert after[s]["hand"] is first[s]["hand"]
         assert after[s]["result"] is first[s]["result"]
         assert after[s]["notice"] is first[s]["notice"]
+        # the turn line moved on, what stands of the deal did not: not drawn again
+        assert after[s]["status"].parts[0] is first[s]["status"].parts[0]
         assert {k: p.html for k, p in after[s].items()} == render_fragments(room, s, False)
     assert after[seat]["hand"] != first[seat]["hand"]
     rendered = cache.renders - before

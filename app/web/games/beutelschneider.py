@@ -13,6 +13,7 @@ from app.web.presentation import (
     Reads,
     View,
     deal_begun,
+    facts,
     seat_name,
     trick_parts,
 )
@@ -94,8 +95,8 @@ PRESENTATION = Presentation(
     reads={
         "board": Reads(view=("last_deal", "players", "tricks_won"), derived=finished_trick,
                        parts=trick_parts()),
-        "status": Reads(view=("deal_no", "led_suit", "phase", "set_aside", "target", "trick",
-                              "turn")),
+        "status": Reads(view=("led_suit", "phase", "trick", "turn"),
+                        parts=facts("beutelschneider", "deal_no", "set_aside", "target")),
         "actions": Reads(),
         "hand": Reads(view=("hand",)),
         "result": Reads(view=("last_deal", "phase", "players", "results", "scores",

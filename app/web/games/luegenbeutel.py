@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.games.luegenbeutel import COPIES
 from app.i18n import N_, _
-from app.web.presentation import Event, Face, Presentation, Reads, seat_name
+from app.web.presentation import Event, Face, Presentation, Reads, facts, seat_name
 
 NAMES = {"J": N_("Joker"), "L": N_("Lügenbeutel"), "A": N_("Aussetzen")}
 ACTIONS = {"pass": N_("Pass (draw a card)"), "end": N_("End my turn"),
@@ -105,9 +105,10 @@ PRESENTATION = Presentation(
     reads={
         "board": Reads(view=("laid", "last_challenge", "last_deal", "number", "phase", "stack",
                              "turn"), context=("at_turn", "legal")),
-        "status": Reads(view=("challenge", "deal_no", "discard_count", "laid", "number",
-                              "phase", "stock_count", "target", "turn"),
-                        context=("legal", "window_ms")),
+        "status": Reads(view=("challenge", "laid", "number", "phase", "turn"),
+                        context=("legal", "window_ms"),
+                        parts=facts("luegenbeutel", "deal_no", "discard_count", "number",
+                                    "stock_count", "target")),
         "actions": Reads(),
         "hand": Reads(view=("drawn", "hand", "number"), context=("legal",)),
         "result": Reads(view=("laid", "last_deal", "number", "phase", "players", "results",

@@ -18,6 +18,7 @@ from app.web.presentation import (
     Reads,
     View,
     deal_begun,
+    facts,
     seat_name,
     trick_parts,
 )
@@ -134,6 +135,12 @@ def shows_trick(view: View) -> dict[str, bool]:
                             or bool(view.get("last_trick")))}
 
 
+def knocked_hand(view: View) -> dict[str, bool]:
+    """``knocked_hand``: the seat holds more than four cards (the sneaker who knocked
+    took the turned-up Ace and discards one to five), whatever those cards are."""
+    return {"knocked_hand": len(view.get("hand") or ()) > 4}
+
+
 PRESENTATION = Presentation(
     game="mauscheln",
     face=face,
@@ -152,9 +159,10 @@ PRESENTATION = Presentation(
         "board": Reads(view=("folded", "joined", "last_deal", "out", "passed", "phase",
                              "players", "playing", "quartets", "sneaker", "tricks_won"),
                        derived=shows_trick, parts=trick_parts()),
-        "status": Reads(view=("deal_no", "duty", "hand", "knock", "options", "phase", "pot",
-                              "sneaker", "stock_count", "trick", "trick_value", "trump",
-                              "trump_card", "turn")),
+        "status": Reads(view=("duty", "knock", "phase", "sneaker", "stock_count", "trick",
+                              "trump", "turn"), derived=knocked_hand,
+                        parts=facts("mauscheln", "deal_no", "options", "pot", "stock_count",
+                                    "trick_value", "trump_card")),
         "actions": Reads(),
         "hand": Reads(view=("discarded", "hand", "hand_counts", "hand_hidden",
                             "permanent_trumps", "trumps"), context=("legal",)),

@@ -11,6 +11,7 @@ from app.web.presentation import (
     Reads,
     View,
     deal_begun,
+    facts,
     together,
     trick_parts,
 )
@@ -63,8 +64,8 @@ PRESENTATION = Presentation(
     reads={
         "board": Reads(view=("last_deal", "teams", "tricks_won"),
                        parts=trick_parts("trump")),
-        "status": Reads(view=("deal_no", "phase", "target", "teams", "trick", "trump", "turn",
-                              "units")),
+        "status": Reads(view=("phase", "trick", "turn"),
+                        parts=facts("schafkopf", "deal_no", "target", "teams", "trump", "units")),
         "actions": Reads(),
         "hand": Reads(view=("hand", "trump")),
         "result": Reads(view=("last_deal", "phase", "results", "teams",
