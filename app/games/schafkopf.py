@@ -96,6 +96,21 @@ def sort_hand(hand: Sequence[str], trump: str) -> list[str]:
     return sorted(hand, key=SORT_KEY[trump].__getitem__)
 
 
+def check_deal(entry: Any) -> None:
+    """Raise ValueError unless ``entry`` is a stacked Schafkopf deal: ``{"hands":
+    [[8 cards] x 4]}``, the 32 cards once each (both Schafkopf games deal so)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("hands"), list):
+        raise ValueError("a Schafkopf deal is {'hands': [[8 cards] x 4]}")
+    hands = entry["hands"]
+    if len(hands) != PLAYERS or any(
+        not isinstance(h, list) or len(h) != HAND_SIZE for h in hands
+    ):
+        raise ValueError("a Schafkopf deal has four hands of eight cards")
+    if any(not isinstance(c, str) for h in hands for c in h):
+        raise ValueError("a card is a code string such as 'EO'")
+    check_permutation([c for h in hands for c in h], SCHAFKOPF_DECK)
+
+
 class SchafkopfMatch(TrickGame):
     name: ClassVar[str] = "schafkopf"
     min_players: ClassVar[int] = PLAYERS
@@ -125,26 +140,13 @@ class SchafkopfMatch(TrickGame):
 
     def setup(self) -> None:
         for entry in self.stacked_deals:
-            self._check_deal(entry)
+            check_deal(entry)
         self.units = [0] * len(TEAMS)
         self.results = []
         self.last_deal = None
         self._start_deal()
 
     # ----- dealing -----------------------------------------------------------
-    @staticmethod
-    def _check_deal(entry: Any) -> None:
-        if not isinstance(entry, dict) or not isinstance(entry.get("hands"), list):
-            raise ValueError("a Schafkopf deal is {'hands': [[8 cards] x 4]}")
-        hands = entry["hands"]
-        if len(hands) != PLAYERS or any(
-            not isinstance(h, list) or len(h) != HAND_SIZE for h in hands
-        ):
-            raise ValueError("a Schafkopf deal has four hands of eight cards")
-        if any(not isinstance(c, str) for h in hands for c in h):
-            raise ValueError("a card is a code string such as 'EO'")
-        check_permutation([c for h in hands for c in h], SCHAFKOPF_DECK)
-
     def _start_deal(self) -> None:
         self.deal_no += 1
         if self.deal_no > 1:
