@@ -130,13 +130,14 @@ class Option:
 
     name: str
     label: str
-    kind: str  # "int" | "bool"
+    kind: str  # "int" | "bool" | "choice" (one of the words of ``choices``)
     default: Any
     minimum: int | None = None
     maximum: int | None = None
     step: int | None = None
     help: str = ""
-    choices: tuple[int, ...] = ()  # the only values allowed (a select in the lobby)
+    # the only values allowed (a select in the lobby): numbers, or a "choice"'s words
+    choices: tuple[int | str, ...] = ()
 
     def check(self, value: Any) -> Any:
         """``value`` if it suits this option; :class:`OptionError` (a ValueError)
@@ -145,6 +146,12 @@ class Option:
         if self.kind == "bool":
             if not isinstance(value, bool):
                 raise OptionError(Reason(N_("{option} must be true or false"), option=label),
+                                  fields)
+            return value
+        if self.kind == "choice":
+            if not isinstance(value, str) or value not in self.choices:
+                raise OptionError(Reason(N_("{option} must be one of {choices}"), option=label,
+                                         choices=", ".join(str(c) for c in self.choices)),
                                   fields)
             return value
         if isinstance(value, bool) or not isinstance(value, int):

@@ -117,7 +117,7 @@ class GameOption(BaseModel):
     minimum: int | None
     maximum: int | None
     step: int | None = None
-    choices: list[int] | None = None
+    choices: list[int | str] | None = None
     help: str = ""
 
 
