@@ -124,6 +124,12 @@ class TrickGame(Match):
         """The last trick of the deal is done: score it, then deal on or end."""
         raise NotImplementedError
 
+    def card_played(self, seat: int, card: str) -> list[dict[str, Any]]:
+        """``seat`` has just put ``card`` on the open trick, which is not decided yet:
+        what the game learns from the card (a called Sau shows its holder), as the
+        events that follow the ``play`` event. Nothing by default."""
+        return []
+
     # ----- turns and legality ------------------------------------------------------
     def start_trick_play(self, leader: int) -> None:
         """``leader`` leads the first trick of the deal."""
@@ -294,6 +300,7 @@ class TrickGame(Match):
         self.hands[seat].remove(card)
         self.trick.append(self.play_entry(seat, card))
         events: list[dict[str, Any]] = [{"type": "play", "seat": seat, "card": card}]
+        events += self.card_played(seat, card)
         if len(self.trick) < self.trick_size():
             self.turn = self.next_in_trick(seat)
             return events
