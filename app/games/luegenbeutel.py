@@ -49,9 +49,22 @@ that ever become public are the ones a challenge turns over.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, N_, NESTED, GameInfo, Match, Option, Reason, _clone
+from app.games.base import (
+    FLAT,
+    N_,
+    NESTED,
+    SAME,
+    GameInfo,
+    Match,
+    Option,
+    Reason,
+    Trick,
+    Unseen,
+    _clone,
+)
 from app.games.cards import check_permutation
 
 NUMBERS = [str(n) for n in range(1, 11)]
@@ -114,15 +127,26 @@ def turn_actions(hand: list[str], laid: int, passed: bool, drawn: str | None) ->
 def challenge_actions(count: int, reveal_all: bool) -> list[str]:
     """The challenges of an open turn of ``count`` cards: one card each, or the whole
     turn with ``reveal_all``."""
+    return list(_challenges(count, reveal_all))
+
+
+@lru_cache(maxsize=256)
+def _challenges(count: int, reveal_all: bool) -> tuple[str, ...]:
     if reveal_all:
-        return ["challenge:all"]
-    return [f"challenge:{i}" for i in range(1, count + 1)]
+        return ("challenge:all",)
+    return tuple(f"challenge:{i}" for i in range(1, count + 1))
 
 
 def next_number(number: int) -> int:
     """The number required after a turn with ``number`` stood: one more, and 1 again
     after a 10."""
     return FIRST_NUMBER if number == LAST_NUMBER else number + 1
+
+
+def seat_after(seat: int, kind: str, players: int) -> int:
+    """Who is up after ``seat``'s turn of ``kind`` stands: the next seat, or after a
+    skip the one after it."""
+    return (seat + (SKIP_STEP if kind == "skip" else 1)) % players
 
 
 def hand_points(hand: list[str]) -> int:
@@ -207,7 +231,9 @@ class LuegenbeutelMatch(Match):
         "accepted": FLAT,
         "dice": FLAT,
         "results": FLAT,  # a finished round's sheet is never changed
-        # open_turn, last_turn (changed in place) and last_challenge are deep-copied
+        "open_turn": SAME,  # replaced by a new record when a turn ends, never edited
+        "last_challenge": SAME,  # replaced by a new record at each challenge
+        # last_turn (changed in place) is deep-copied
     }
 
     # ----- setup and dealing -------------------------------------------------
@@ -332,9 +358,15 @@ class LuegenbeutelMatch(Match):
             return [s for s in others if s not in self.accepted]
         return others
 
-    def _challenge_actions(self) -> list[str]:
+    def _may_challenge(self, seat: int) -> bool:
+        """Whether ``seat`` is one of :meth:`_challengers` (without listing them)."""
+        ot = self.open_turn
+        return (ot is not None and seat != ot["seat"]
+                and (self.phase != "challenge" or seat not in self.accepted))
+
+    def _challenge_actions(self) -> tuple[str, ...]:
         assert self.open_turn is not None
-        return challenge_actions(len(self.open_turn["cards"]), self.options["reveal_all"])
+        return _challenges(len(self.open_turn["cards"]), self.options["reveal_all"])
 
     def _turn_actions(self, seat: int) -> list[str]:
         return turn_actions(self.hands[seat], len(self.laid), self.passed, self.drawn)
@@ -349,7 +381,7 @@ class LuegenbeutelMatch(Match):
         actions: list[str] = []
         if self.phase == "play" and seat == self.turn:
             actions += self._turn_actions(seat)
-        if seat in self._challengers():
+        if self._may_challenge(seat):
             actions += self._challenge_actions()
             if self.phase == "challenge":
                 actions.append("accept")
@@ -450,8 +482,7 @@ class LuegenbeutelMatch(Match):
     def _end_turn(self, kind: str, cards: list[str]) -> list[dict[str, Any]]:
         seat, number = self.turn, self.number
         assert seat is not None
-        step = SKIP_STEP if kind == "skip" else 1
-        nxt = (seat + step) % self.players
+        nxt = seat_after(seat, kind, self.players)
         following = next_number(number)
         claim = AUSSETZEN if kind == "skip" else str(number)
         self.last_turn = {"seat": seat, "kind": kind, "number": number, "claim": claim,
@@ -600,7 +631,8 @@ class LuegenbeutelMatch(Match):
                 "reveal_all": self.options["reveal_all"],
             },
             "accepted": list(self.accepted),
-            "last_challenge": _clone(self.last_challenge),
+            "last_challenge": None if self.last_challenge is None else dict(
+                self.last_challenge, revealed=list(self.last_challenge["revealed"])),
             "die": self.last_challenge["die"] if self.last_challenge is not None else None,
             "hand_counts": [len(h) for h in self.hands],
             "stock_count": len(self.stock),
@@ -615,6 +647,131 @@ class LuegenbeutelMatch(Match):
             view["hand"] = sort_hand(self.hands[seat])
             view["drawn"] = self.drawn if self.turn == seat and self.passed else None
         return view
+
+    # ----- worlds (search bots) -----------------------------------------------------
+    @classmethod
+    def unseen(cls, view: dict[str, Any], tricks: list[Trick] | None = None) -> Unseen:
+        """The other hands, the stock, the discard pile, the cards of the turn open
+        to challenge (``open``) and the face-down cards of the turn in progress
+        (``laid``, the own ones too: a view shows only how many). Known: the own
+        hand, and a card a challenge caught while nothing can have moved it: it went
+        back to the liar's hand, which keeps it until the liar's next turn (certain
+        while the seat after the liar is up and has not acted yet, and the last turn
+        shown is still the challenged one). ``tricks``: none in this game.
+
+        ValueError for a view in which another seat has passed and laid nothing yet:
+        whether it may still lay the card it drew, and which, it alone sees."""
+        seat = int(view["seat"])
+        turn = view.get("turn")
+        if view.get("passed") and not view.get("laid") and turn != seat:
+            raise ValueError("the card the seat on turn drew is hidden from this view")
+        cards = list(DECK)
+        for card in view["hand"]:
+            cards.remove(card)
+        places = {f"hand:{s}": int(n) for s, n in enumerate(view["hand_counts"])
+                  if s != seat}
+        places["stock"] = int(view["stock_count"])
+        places["discard"] = int(view["discard_count"])
+        if view.get("laid"):
+            places["laid"] = int(view["laid"])
+        if view["challenge"]["open"]:
+            places["open"] = int(view["stack"]["count"])
+        known: dict[str, list[str]] = {}
+        caught = cls._caught_in_hand(view)
+        if caught is not None:
+            place, back = caught
+            if place in places and len(back) <= places[place]:
+                for card in back:
+                    cards.remove(card)
+                places[place] -= len(back)
+                known[place] = back
+        if sum(places.values()) != len(cards) or min(places.values(), default=0) < 0:
+            raise ValueError("the counts of the view do not add up to the deck")
+        return Unseen(cards, places, {}, known)
+
+    @classmethod
+    def _caught_in_hand(cls, view: dict[str, Any]) -> tuple[str, list[str]] | None:
+        """(``hand:<liar>``, the cards turned over) of the last challenge while they
+        are certainly in the liar's hand: it caught a lie, the caught card (with
+        ``reveal_all`` the whole turn) went back, and nothing has moved since. The
+        seat after the liar is up (a caught turn hands the turn on, a void one to
+        that seat) and has not acted, and the last turn shown is still the
+        challenged one, cut back to the cards before the caught one (void exactly
+        when that was the first). One card turned over of several: only it is
+        certain; the cards laid after it went back unseen."""
+        lc, lt = view.get("last_challenge"), view.get("stack")
+        if not lc or not lt or not lc["caught"]:
+            return None
+        liar, position = int(lc["accused"]), lc["position"]
+        first = 1 if position == "all" else int(position)
+        if (lt["seat"] != liar or lt["open"] or view["challenge"]["open"]
+                or view.get("laid") or view.get("passed") or view.get("phase") != "play"
+                or view.get("turn") != (liar + 1) % int(view["players"])
+                or lt["count"] != first - 1 or bool(lt["void"]) != (first == 1)):
+            return None
+        revealed = [str(c) for c in lc["revealed"]]
+        if position == "all":
+            return f"hand:{liar}", revealed
+        return f"hand:{liar}", revealed[:1]
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                  tricks: list[Trick] | None = None, seed: int | str | None = None
+                  ) -> LuegenbeutelMatch:
+        """The round ``view`` shows, with the places of :meth:`unseen` filled from
+        ``hidden`` (``stock`` top first, ``open`` and ``laid`` in the order laid).
+        The turn open to challenge is the one the view's ``stack`` describes, held
+        by the accused; who is up after it stands is the engine's rule. Not in the
+        view and not needed to play on: earlier rounds' sheets, the stacked dice of
+        the round (the world rolls from ``seed``), how many windows opened before
+        (the world counts its own from 0). ValueError for a view with nothing to
+        decide (the match is over) or counts that do not fit."""
+        if view["phase"] not in ("play", "challenge"):
+            raise ValueError(f"nothing to decide in phase {view['phase']!r}")
+        if view.get("passed") and not view.get("laid") and view.get("turn") != view["seat"]:
+            raise ValueError("the card the seat on turn drew is hidden from this view")
+        seat = int(view["seat"])
+        players = int(view["players"])
+        hands = [list(view["hand"]) if s == seat else list(hidden.get(f"hand:{s}", []))
+                 for s in range(players)]
+        if [len(h) for h in hands] != list(view["hand_counts"]):
+            raise ValueError("the hands do not fit the view's counts")
+        stock, discard = list(hidden.get("stock", [])), list(hidden.get("discard", []))
+        laid = list(hidden.get("laid", []))
+        if (len(stock), len(discard), len(laid)) != (
+                view["stock_count"], view["discard_count"], view["laid"]):
+            raise ValueError("the piles do not fit the view's counts")
+        stack = view["stack"]
+        last_turn = None if stack is None else {
+            k: v for k, v in stack.items() if k != "challengeable"}
+        open_turn = None
+        if view["challenge"]["open"]:
+            assert stack is not None
+            cards = list(hidden.get("open", []))
+            if len(cards) != stack["count"]:
+                raise ValueError("the open turn does not fit the view's count")
+            accused = int(view["challenge"]["accused"])
+            open_turn = {"seat": accused, "kind": stack["kind"], "number": stack["number"],
+                         "claim": stack["claim"], "cards": cards,
+                         "next": seat_after(accused, stack["kind"], players)}
+        state = {
+            "players": players,
+            "options": {"target": view["target"], "lb_card": view["lb_card"],
+                        "reveal_all": view["reveal_all"],
+                        "challenge_ms": view["challenge_ms"]},
+            "stacked_deals": [], "phase": view["phase"], "scores": list(view["scores"]),
+            "winners": [], "deal_no": int(view["deal_no"]), "last_deal": None,
+            "dealer": int(view["dealer"]), "hands": hands, "stock": stock,
+            "discard": discard, "number": int(view["number"]), "turn": view["turn"],
+            "laid": laid, "passed": bool(view["passed"]),
+            "drawn": view.get("drawn") if view["turn"] == seat else None,
+            "open_turn": open_turn, "accepted": list(view["accepted"]),
+            "last_turn": last_turn, "last_challenge": _clone(view["last_challenge"]),
+            "dice": [], "results": [], "windows_opened": 0,
+        }
+        match = cls._from_state(state, seed)
+        assert isinstance(match, LuegenbeutelMatch)
+        return match
 
 
 INFO = GameInfo.of(

@@ -27,7 +27,6 @@ from app.bots.api import KINDS, SearchBot
 from app.bots.pool import BotPool, default_size
 from app.bots.search import GAMES as SEARCH_GAMES
 from app.bots.search import History, sample_worlds
-from app.bots.search import luegenbeutel as s_lb
 from app.bots.search.deal import Inconsistent, deal, feasible
 from app.games import GAMES, Match, new_match
 from app.games.beutelschneider import DECK as BEUTEL_DECK
@@ -49,9 +48,6 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("luegenbeutel", 4, {}),
     ("luegenbeutel", 5, {"lb_card": True, "reveal_all": True}),
 ]
-# the games whose search builds its worlds with the engine (Match.unseen,
-# from_view); the others still on their lean copies
-ENGINE_WORLDS = {'beutelschneider', 'mauscheln', 'schafkopf'}
 TABLE_IDS = [f"{g}-{n}-{'-'.join(o) or 'plain'}" for g, n, o in TABLES]
 
 
@@ -210,9 +206,9 @@ def _check_world(game: str, view: dict[str, Any], history: History, world: Any) 
     hidden = world.hidden
     public = _public_cards(game, view, history)
     everything = Counter(c for cards in hidden.values() for c in cards) + public
-    if game == "luegenbeutel" and "laid" in hidden and history.own_laid(view) is not None:
-        everything -= Counter(hidden["laid"])  # own cards, known and counted in the pool
-        everything += Counter(history.own_laid(view))
+    own_laid = history.own_laid(view) if game == "luegenbeutel" else None
+    if own_laid and view["turn"] == seat:  # the seat's own face-down cards, remembered
+        assert sorted(hidden["laid"]) == sorted(own_laid)
     assert everything == _deck(game, view), "the world is not the deck"
     counts = view["hand_counts"]
     for place, cards in hidden.items():
@@ -229,23 +225,19 @@ def _check_world(game: str, view: dict[str, Any], history: History, world: Any) 
         if view["challenge"]["open"]:
             assert len(hidden["open"]) == view["stack"]["count"]
     # a seat never holds a card the engine says play has ruled out
-    if game in ENGINE_WORLDS:
-        tricks = history.deal_tricks(view) if view.get("phase") == "play" else None
-        excluded = GAMES[game].match_class.unseen(view, tricks).excluded
-        for place, cards in excluded.items():
-            assert not set(hidden.get(place, [])) & cards, place
+    tricks = history.deal_tricks(view) if view.get("phase") == "play" else None
+    excluded = GAMES[game].match_class.unseen(view, tricks).excluded
+    for place, cards in excluded.items():
+        assert not set(hidden.get(place, [])) & cards, place
 
 
 def _rebuilt_view(game: str, view: dict[str, Any], history: History, world: Any
                   ) -> dict[str, Any]:
-    """The seat's view of the match rebuilt from ``world`` by the engine (the games
-    still on lean copies: by their search)."""
+    """The seat's view of the match rebuilt from ``world`` by the engine."""
     seat = view["seat"]
-    if game in ENGINE_WORLDS:
-        tricks = history.deal_tricks(view) if view.get("phase") == "play" else None
-        engine = GAMES[game].match_class
-        return engine.from_view(view, world.hidden, tricks, seed=1).view(seat)
-    return s_lb.build(view, world, 1).view(seat)
+    tricks = history.deal_tricks(view) if view.get("phase") == "play" else None
+    engine = GAMES[game].match_class
+    return engine.from_view(view, world.hidden, tricks, seed=1).view(seat)
 
 
 SAME_KEYS = ("hand_counts", "turn", "trick", "phase", "stock_count", "number", "laid",
@@ -558,7 +550,6 @@ def test_what_play_reveals_is_true_of_the_real_hands(
     places = {f"hand:{s}": hand for s, hand in enumerate(hands)}
     places["stock"] = state.get("stock") or []
     places.update({f"discards:{s}": d for s, d in enumerate(state.get("discards") or [])})
-    if game in ENGINE_WORLDS:
-        tricks = histories[seat].deal_tricks(view) if view["phase"] == "play" else None
-        for place, cards in m.unseen(view, tricks).excluded.items():
-            assert not set(places[place]) & cards, (place, places[place], cards)
+    tricks = histories[seat].deal_tricks(view) if view["phase"] == "play" else None
+    for place, cards in m.unseen(view, tricks).excluded.items():
+        assert not set(places[place]) & cards, (place, places[place], cards)

@@ -1,11 +1,8 @@
-"""The search plays out worlds on the engines themselves
-(so far Schafkopf, Beutelschneider, Mauscheln):
+"""The search plays out worlds on the engines themselves (every game):
 ``Match.unseen`` says what a seat's view hides, ``Match.from_view`` builds the world
 as a match. These tests hold the world built from the true hidden cards to the real
 match: every seat sees the same, may do the same, and the same actions give the
-same events. The games whose search still rolls out on a lean copy of the rules
-(``Deal``/``Round`` in ``app.bots.search.<game>``): the tests hold each copy to the
-engine action for action, and the fast rollout policies to the house bots."""
+same events."""
 
 from __future__ import annotations
 
@@ -17,8 +14,7 @@ import pytest
 from app.bots import choose_action
 from app.bots import mauscheln as heuristic
 from app.bots.search import History, World
-from app.bots.search import luegenbeutel as s_lb
-from app.games import Match, new_match
+from app.games import Match, Unseen, new_match
 
 
 def _advance(m: Match, game: str, rng: random.Random, steps: int,
@@ -134,43 +130,69 @@ def test_a_mauscheln_world_of_the_true_cards_is_the_match(seed: int) -> None:
         _world_is_the_match("mauscheln", m, seat, histories[seat], rng)
 
 
-@pytest.mark.parametrize("seed", range(30))
-def test_luegenbeutel_copy_plays_like_the_engine(seed: int) -> None:
-    players = 2 + seed % 7
+def _lb_options(seed: int, players: int) -> dict[str, Any]:
     options: dict[str, Any] = {"target": 10_000, "dealer": seed % players}
     if seed % 4 == 1:
         options["lb_card"] = True
-    if seed % 4 == 2:
+    if seed % 4 in (2, 3):
         options["reveal_all"] = True
+    return options
+
+
+@pytest.mark.parametrize("seed", range(56))
+def test_a_luegenbeutel_world_of_the_true_cards_is_the_match(seed: int) -> None:
+    players = 2 + seed % 7
     rng = random.Random(seed)
-    m = new_match("luegenbeutel", players, options, seed=seed)
+    m = new_match("luegenbeutel", players, _lb_options(seed, players), seed=seed)
     histories = [History() for _ in range(players)]
-    _advance(m, "luegenbeutel", rng, rng.randrange(0, 120), histories)
-    snap = m.snapshot()
-    seat = min(m.to_act())
-    view = m.view(seat)
-    r = s_lb.build(view, _true_world(m, seat), 0)
-    version, internal, gauss = snap["rng"]
-    r.rng.setstate((version, tuple(internal), gauss))  # the same dice and shuffles
-    for _ in range(600):
-        seats = sorted(m.to_act())
-        for s in seats:
-            assert r.legal(s) == m.legal_actions(s)
-        turn = rng.choice(seats)
-        mine, theirs = r.view(turn), m.view(turn)
-        for key in ("hand", "hand_counts", "stock_count", "discard_count", "number", "turn",
-                    "laid", "passed", "phase", "stack", "drawn"):
-            assert mine[key] == theirs[key], key
-        legal = m.legal_actions(turn)
-        action = choose_action("luegenbeutel", theirs, legal, rng) \
-            if rng.random() < 0.8 else rng.choice(legal)
-        events = m.apply(turn, action)
-        r.apply(turn, action)
-        end = [e for e in events if e["type"] in ("round_end", "deal_end")]
-        if end:
-            assert r.phase == "over" and r.winner == end[0]["winner"]
-            assert r.gained == end[0]["points"]
-            return
+    _advance(m, "luegenbeutel", rng, rng.randrange(0, 40 * players), histories)
+    if not m.is_over:
+        seat = min(m.to_act())
+        _world_is_the_match("luegenbeutel", m, seat, histories[seat], rng, steps=400)
+
+
+def _lb_kinds(view: dict[str, Any], unseen: Unseen) -> set[str]:
+    """The kinds of position ``view`` is (what a world must rebuild)."""
+    kinds = set()
+    if view["challenge"]["open"]:
+        kinds.add("own window" if view["challenge"]["accused"] == view["seat"] else "window")
+    if view["phase"] == "challenge":
+        kinds.add("round end")
+    if "laid" in unseen.places:
+        kinds.add("laid")
+    for place, cards in unseen.known.items():
+        kinds.add("caught all" if view["last_challenge"]["position"] == "all" else "caught")
+        assert place == f"hand:{view['last_challenge']['accused']}"
+        assert sorted(cards) == sorted(view["last_challenge"]["revealed"])
+    return kinds
+
+
+def test_luegenbeutel_worlds_cover_windows_round_ends_and_caught_cards() -> None:
+    """Every kind of Lügenbeutel position is rebuilt from its true cards, for every
+    seat that may act: an open window (another seat's turn, and the seat's own), a
+    round's end, a turn in progress with face-down cards, and a caught card known to
+    be in the liar's hand (one of several, and a whole turn with ``reveal_all``)."""
+    wanted = {"window", "own window", "round end", "laid", "caught", "caught all"}
+    seen: set[str] = set()
+    for seed in range(40):
+        players = 2 + seed % 7
+        rng = random.Random(1000 + seed)
+        m = new_match("luegenbeutel", players, _lb_options(seed, players), seed=seed)
+        for _ in range(400):
+            if m.is_over or seen >= wanted:
+                break
+            for seat in sorted(m.to_act()):
+                view = m.view(seat)
+                kinds = _lb_kinds(view, type(m).unseen(view))
+                if kinds - seen or rng.random() < 0.02:
+                    seen |= kinds
+                    _world_is_the_match("luegenbeutel", m.copy(), seat, History(),
+                                        random.Random(seed), steps=60)
+            seat = rng.choice(sorted(m.to_act()))
+            legal = m.legal_actions(seat)
+            m.apply(seat, choose_action("luegenbeutel", m.view(seat), legal, rng)
+                    if rng.random() < 0.7 else rng.choice(legal))
+    assert seen >= wanted
 
 
 @pytest.mark.parametrize("seed", range(30))
