@@ -261,18 +261,11 @@ class SchafkopfMatch(TrickGame):
             "turn": self.turn,
             "leader": self.leader,
             "trick": [{"seat": s, "card": c} for s, c in self.trick],
-            "last_trick": None,
+            "last_trick": self.last_trick_view(),  # the match's last too, once over
             "tricks_won": self._tricks_won(),
             "hand_counts": [len(h) for h in self.hands],
             "results": self.record_copy("results", self.results),
         })
-        if self.tricks:  # the match's last trick too, once it is over
-            last = self.tricks[-1]
-            view["last_trick"] = {
-                "leader": last["leader"],
-                "plays": [{"seat": s, "card": c} for s, c in last["plays"]],
-                "winner": last["winner"],
-            }
         if seat is not None:
             view["hand"] = self.sort_hand(self.hands[seat])
             view["team"] = team_of(seat)

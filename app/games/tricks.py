@@ -96,6 +96,18 @@ class TrickGame(Match):
         """The open trick as public ``{"seat", "card"}`` records."""
         return [{"seat": self.played_seat(e), "card": self.played_card(e)} for e in self.trick]
 
+    def last_trick_view(self) -> dict[str, Any] | None:
+        """The deal's last finished trick as a view shows it (``leader``, ``plays`` as
+        public ``{"seat", "card"}`` records, ``winner``); None before the first. The
+        match's last trick stays once it is over."""
+        if not self.tricks:
+            return None
+        last = self.tricks[-1]
+        return {"leader": last["leader"],
+                "plays": [{"seat": self.played_seat(e), "card": self.played_card(e)}
+                          for e in last["plays"]],
+                "winner": last["winner"]}
+
     # ----- hooks ---------------------------------------------------------------------
     def suit(self, card: str) -> str:
         """The suit a card counts as for following suit."""
