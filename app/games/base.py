@@ -15,6 +15,13 @@ cards, in which places, how many each, what play has ruled out), and
 :meth:`Match.from_view` builds the match that view shows with those places filled
 in: the same state the engine reaches itself, so every rule stays in the engine.
 
+Actions: a string is the wire and log format of an action; inside, an engine works on
+the typed action it spells (:mod:`app.games.actions`). A game's :class:`Parser` reads
+a string once; ``apply`` checks the typed action and performs it, and the engine's
+hooks (:meth:`Match._actions`, :meth:`Match._permits`, :meth:`Match._perform`) see
+only typed actions. ``legal_actions`` spells out the typed list :meth:`Match.legal`
+gives.
+
 Speed: search bots play thousands of playouts per decision through this surface, so
 the hot paths avoid generic deep copies. ``copy()`` copies each attribute by its
 declared shape (:attr:`Match.copy_plan`), ``legal_actions`` remembers its answer
@@ -26,14 +33,18 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 import orjson
 
+from app.games.actions import Action
+
 SNAPSHOT_FORMAT = 1
 DIE_SIDES = 6
 ACTION_SHOWN_MAX = 40  # a refused action is quoted back at most this long
+PARSER_MEMORY = 4096  # action strings a parser remembers (then it starts afresh)
 
 
 _NESTED = frozenset({dict, list, tuple})
@@ -109,6 +120,77 @@ class IllegalAction(ValueError):
         self.key: str = key or str(getattr(message, "key", message))
         self.params: dict[str, Any] = dict(
             params if params is not None else getattr(message, "params", {}))
+
+
+def not_allowed(action: str) -> Reason:
+    """The reason for an action string the game has nothing more to say about."""
+    if len(action) > ACTION_SHOWN_MAX:
+        action = action[:ACTION_SHOWN_MAX] + "…"
+    return Reason(N_("{action!r} is not allowed now"), action=action)
+
+
+def not_a_text() -> Reason:
+    return Reason(N_("an action is a text such as 'play:EO'"))
+
+
+class Parser:
+    """A game's action strings read into typed actions: ``kinds`` are the action
+    classes the game knows (:mod:`app.games.actions`), each reading its own
+    spelling. The one place where an action string is taken apart.
+
+    A string is read once: the parser remembers what it read (at most
+    ``PARSER_MEMORY`` strings, then it starts afresh), so reading the actions of
+    every turn costs a dictionary lookup. A string is read only as it is spelled: the
+    action read from it spells it again exactly (``read(s).wire == s``)."""
+
+    def __init__(self, *kinds: type[Action]) -> None:
+        self.kinds = kinds
+        self.known: dict[str, Action] = {}
+
+    def read(self, text: str) -> Action | None:
+        """The typed action the string ``text`` spells, or None."""
+        action = self.known.get(text)
+        if action is not None:
+            return action
+        for kind in self.kinds:
+            action = kind.read(text)
+            if action is not None:
+                break
+        if action is None or action.wire != text:
+            return None
+        if len(self.known) >= PARSER_MEMORY:
+            self.known.clear()
+        self.known[text] = action
+        return action
+
+    def parse(self, action: object) -> Action:
+        """The typed action ``action`` spells; :class:`IllegalAction` with the reason
+        for a non-string or a string that spells no action of the game."""
+        if not isinstance(action, str):
+            raise IllegalAction(not_a_text())
+        typed = self.read(action)
+        if typed is None:
+            raise IllegalAction(not_allowed(action))
+        return typed
+
+    def each(self, actions: Iterable[str]) -> list[Action]:
+        """:meth:`parse` of every string of ``actions`` (a seat's legal actions)."""
+        return [self.parse(a) for a in actions]
+
+
+@dataclass(frozen=True, slots=True)
+class Untyped(Action):
+    """The action of a game that does not type its actions (yet): the string itself,
+    which the game's string hooks (``_legal``, ``_allows``, ``_apply``) take."""
+
+    text: str
+
+    def spelled(self) -> str:
+        return self.text
+
+    @classmethod
+    def read(cls, text: str) -> Action | None:
+        return cls(text)
 
 
 class OptionError(ValueError):
@@ -337,6 +419,14 @@ class Match:
         "last_deal": SAME,  # replaced by a new record after every deal, never edited
     }
 
+    # The kinds of action the game knows (see :class:`Parser`). A game that does not
+    # say reads every string as an :class:`Untyped` action and implements the string
+    # hooks ``_legal``, ``_allows`` and ``_apply`` instead of the typed ones.
+    parser: ClassVar[Parser] = Parser(Untyped)
+    # Whether the game spells some of its legal lists itself (:meth:`_spelled`): an
+    # untyped game spells them all.
+    spells: ClassVar[bool] = True
+
     # attributes every game has (plain JSON state)
     players: int
     options: dict[str, Any]
@@ -420,17 +510,35 @@ class Match:
         """Deal the first deal and set the phase."""
         raise NotImplementedError
 
+    def _actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` now, typed (the match is not over)."""
+        return self.parser.each(self._legal(seat))
+
+    def _spelled(self, seat: int) -> list[str] | None:
+        """``legal_actions(seat)`` where the game spells it more cheaply than by
+        making each typed action (``spells`` says it may), else None: the spelling
+        of ``_actions(seat)``, in its order. An untyped game spells its own."""
+        return self._legal(seat)
+
+    def _permits(self, seat: int, action: Action) -> bool:
+        """Whether ``action`` is among ``_actions(seat)``. Games override this where
+        they can tell without building the whole list; the answer must be the same."""
+        if isinstance(action, Untyped):
+            return self._allows(seat, action.wire)
+        return action in self._actions(seat)
+
+    def _perform(self, seat: int, action: Action) -> list[dict[str, Any]]:
+        """Carry out an action already known to be legal; return its events."""
+        return self._apply(seat, action.wire)
+
+    # the string hooks of a game whose actions are not typed yet (see ``parser``)
     def _legal(self, seat: int) -> list[str]:
-        """Every legal action of ``seat`` now (the match is not over)."""
         raise NotImplementedError
 
     def _allows(self, seat: int, action: str) -> bool:
-        """Whether ``action`` is in ``_legal(seat)``. Games override this where they
-        can tell without building the whole list; the answer must be the same."""
         return action in self._legal(seat)
 
     def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
-        """Apply an action already known to be legal."""
         raise NotImplementedError
 
     def _view(self, seat: int | None) -> dict[str, Any]:
@@ -456,65 +564,123 @@ class Match:
             raise IllegalAction(Reason(N_("there is no seat {seat!r} at this table"), seat=seat))
         return seat
 
-    # ``_legal_cache`` is ``(seat, actions)``: the last answer of legal_actions, valid
-    # until the state changes. Only apply() and end_by_host() change a match, and both
-    # drop it, so verify() (inside apply, right after a caller asked legal_actions, as
-    # every player and bot does) answers with one membership test instead of working
-    # the rules out again.
-    _legal_cache: tuple[int, list[str]] | None
+    # ``_legal_cache`` is ``(seat, actions, wires)``: the last answer of legal() or
+    # legal_actions() (``wires`` None after legal()), valid until the state changes.
+    # Only apply(), simulate() and end_by_host() change a match, and they drop it, so a
+    # check right after a caller asked for the legal actions (as every player and bot
+    # does) is one membership test instead of working the rules out again.
+    _legal_cache: tuple[int, list[Action] | None, list[str] | None] | None
+
+    @classmethod
+    def parse(cls, action: object) -> Action:
+        """The typed action the string ``action`` spells (:class:`Parser`), or
+        :class:`IllegalAction` for a non-string or a string that spells no action of
+        this game. Whether it is legal now is :meth:`check`'s question."""
+        return cls.parser.parse(action)
+
+    def legal(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` now, typed: ``legal_actions`` spells them
+        (``[a.wire for a in legal(seat)] == legal_actions(seat)``)."""
+        seat = self._check_seat(seat)
+        if self.is_over:
+            return []
+        legal = self._actions(seat)
+        self._legal_cache = (seat, legal, None)
+        return list(legal)  # the caller's own list: changing it cannot touch the cache
 
     def legal_actions(self, seat: int) -> list[str]:
         seat = self._check_seat(seat)
         if self.is_over:
             return []
-        legal = self._legal(seat)
-        self._legal_cache = (seat, legal)
-        return list(legal)  # the caller's own list: changing it cannot touch the cache
+        if self.spells:
+            spelled = self._spelled(seat)
+            if spelled is not None:  # typed when one is taken
+                self._legal_cache = (seat, None, spelled)
+                return list(spelled)
+        legal = self._actions(seat)
+        wires = []
+        for action in legal:  # a loop: no comprehension's frame (3.11), every turn
+            wires.append(action.wire)
+        self._legal_cache = (seat, legal, wires)
+        return list(wires)
+
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        cache = self._legal_cache
+        if cache is not None and cache[0] == seat and cache[1] is not None:
+            return action in cache[1]
+        return self._permits(seat, action)
 
     def verify(self, seat: int, action: str) -> None:
         """The one validation path: return if ``seat`` may take ``action`` now, else
         raise :class:`IllegalAction` with a reason a player can read. It accepts
         exactly the actions in ``legal_actions(seat)``. ``apply`` runs it first, and
         a server asks it instead of applying an action to learn why it fails."""
+        self._verified(seat, action)
+
+    def _verified(self, seat: int, action: str) -> Action:
+        """:meth:`verify`, answering the typed action the string spells."""
         seat = self._check_seat(seat)
         if not isinstance(action, str):
-            raise IllegalAction(Reason(N_("an action is a text such as 'play:EO'")))
+            raise IllegalAction(not_a_text())
         if self.is_over:
             raise IllegalAction(Reason(N_("the match is over")))
         cache = self._legal_cache
-        if cache is not None and cache[0] == seat:
-            allowed = action in cache[1]
-        else:
-            allowed = self._allows(seat, action)
-        if not allowed:
+        if cache is not None and cache[0] == seat and cache[2] is not None:
+            # asked right after legal_actions: the typed action is the one listed
+            try:
+                index = cache[2].index(action)
+            except ValueError:
+                raise IllegalAction(self.explain_illegal(seat, action)) from None
+            if cache[1] is not None:
+                return cache[1][index]
+            listed = self.parser.known.get(action) or self.parser.read(action)
+            if listed is not None:
+                return listed
+        typed = self.parser.read(action)
+        if typed is None or not self._is_legal(seat, typed):
             raise IllegalAction(self.explain_illegal(seat, action))
+        return typed
+
+    def check(self, seat: int, action: Action) -> None:
+        """:meth:`verify` for a typed action: return if ``seat`` may take it now,
+        else raise :class:`IllegalAction` with the reason ``verify`` gives for its
+        string."""
+        seat = self._check_seat(seat)
+        if self.is_over:
+            raise IllegalAction(Reason(N_("the match is over")))
+        if not self._is_legal(seat, action):
+            raise IllegalAction(self.explain_illegal(seat, action.wire))
 
     def apply(self, seat: int, action: str) -> list[dict[str, Any]]:
         """Apply a legal action and return its public events. An illegal one raises
         :class:`IllegalAction` (see :meth:`verify`) and changes nothing."""
-        self.verify(seat, action)
+        typed = self._verified(seat, action)
         self._legal_cache = None
         # a copy: events and views must not alias the match state (or module constants)
-        events: list[dict[str, Any]] = _clone(self._apply(seat, action))
+        events: list[dict[str, Any]] = _clone(self._perform(seat, typed))
         return events
 
-    def simulate(self, seat: int, action: str) -> list[dict[str, Any]]:
+    def simulate(self, seat: int, action: Action | str) -> list[dict[str, Any]]:
         """:meth:`apply` for a search playing out a world of its own (a copy made
-        for that): the same check and the same change, but the events are the
-        engine's own, not copies. They may share containers with the state, so read
-        them at once and never change or keep them."""
-        self.verify(seat, action)
+        for that), of a typed action (one of :meth:`legal`) or its string: the same
+        check and the same change, but the events are the engine's own, not copies.
+        They may share containers with the state, so read them at once and never
+        change or keep them."""
+        if isinstance(action, Action):
+            self.check(seat, action)
+        else:
+            action = self._verified(seat, action)
         self._legal_cache = None
-        return self._apply(seat, action)
+        return self._perform(seat, action)
 
     def explain_illegal(self, seat: int, action: str) -> str:
         """Why ``action`` (a string outside ``legal_actions(seat)``) is refused, for
-        the player. Games refine this; :meth:`verify` is its only caller."""
+        the player. Games refine this (``self.parser.read(action)`` is the typed
+        action it spells, None if none); :meth:`verify` and :meth:`check` are its
+        callers."""
         if seat not in self._to_act():
             return Reason(N_("it is not your turn"))
-        if len(action) > ACTION_SHOWN_MAX:
-            action = action[:ACTION_SHOWN_MAX] + "…"
-        return Reason(N_("{action!r} is not allowed now"), action=action)
+        return not_allowed(action)
 
     def must_act(self, seat: int) -> bool:
         """Whether the game waits for ``seat``: it may act now and the match does not

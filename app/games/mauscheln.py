@@ -77,6 +77,20 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, ClassVar
 
+from app.games.actions import (
+    FOLD,
+    JOIN,
+    KNOCK,
+    MAUSCHEL,
+    NO_KNOCK,
+    PASS_BID,
+    Action,
+    Answer,
+    Bid,
+    Exchange,
+    Knock,
+    Play,
+)
 from app.games.base import (
     END_REASONS,
     FLAT,
@@ -86,6 +100,7 @@ from app.games.base import (
     GameInfo,
     Option,
     OptionError,
+    Parser,
     Reason,
     Trick,
     Unseen,
@@ -111,9 +126,13 @@ TRUMP_BAND = 100
 LED_BAND = 10
 NO_WIN = -1
 
-BIDS = ["mauschel", "pass"]
-ANSWERS = ["join", "fold"]
-KNOCKS = ["knock", "no_knock"]
+KNOCKS: list[Action] = [KNOCK, NO_KNOCK]
+BIDS: list[Action] = [MAUSCHEL, PASS_BID]
+ANSWERS: list[Action] = [JOIN, FOLD]
+# the decision each phase asks for (the trick play's is a Play)
+PHASE_OF: dict[type[Action], str] = {Knock: "knock", Bid: "bidding", Answer: "joining",
+                                     Exchange: "exchange", Play: "play"}
+PARSER = Parser(Knock, Bid, Answer, Exchange, Play)
 
 HOUSE_RULES = ("knock", "quartets", "belli", "weli")
 BELLI = "D7"  # the permanent trump of the Belli house rule
@@ -278,6 +297,8 @@ class MauschelnMatch(TrickGame):
     name: ClassVar[str] = "mauscheln"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 7
+    parser: ClassVar[Parser] = PARSER
+    spells: ClassVar[bool] = True  # the plays and the exchange's choices (_spelled)
     options_spec: ClassVar[tuple[Option, ...]] = (
         Option(
             "chips", N_("Starting chips"), "int", 40, minimum=1, maximum=100_000,
@@ -681,9 +702,18 @@ class MauschelnMatch(TrickGame):
         """``D7`` with Belli, ``D6`` with Weli: always a trump, whatever the trump suit."""
         return permanent_trump_for(self.options)
 
+    # working memory (not state): the deal's card order and the trump card it is for
+    _order: tuple[str, CardOrder] | None = None
+
     def order(self) -> CardOrder:
-        """The card order of this deal (trump suit and permanent trump)."""
-        return card_order(suit_of(self.trump_card), permanent_trump_for(self.options))
+        """The card order of this deal (trump suit and permanent trump; the options
+        never change in a match), looked up once a deal: play asks for it at every
+        card."""
+        memo = self._order
+        if memo is None or memo[0] != self.trump_card:
+            memo = self._order = (self.trump_card, card_order(
+                suit_of(self.trump_card), permanent_trump_for(self.options)))
+        return memo[1]
 
     def suit(self, card: str) -> str:
         """The suit a card counts as (see :func:`suit_as`)."""
@@ -765,25 +795,22 @@ class MauschelnMatch(TrickGame):
         return self._end_deal("played")
 
     # ----- exchange ----------------------------------------------------------
-    def exchange_options(self, seat: int) -> list[str]:
-        """Every legal ``exchange:`` action: the discards in hand order, as many as
-        keep the hand at four cards without drawing more than the stock holds."""
+    def exchange_choices(self, seat: int) -> list[tuple[str, ...]]:
+        """The discards of every legal exchange, each in hand order: as many as keep
+        the hand at four cards without drawing more than the stock holds."""
         hand = self.sort_hand(self.hands[seat])
         surplus = len(hand) - HAND_SIZE
-        actions = []
-        for count in range(max(surplus, 0), len(hand) + 1):
-            if count - surplus > len(self.stock):
-                break
-            for chosen in combinations(hand, count):
-                actions.append("exchange:" + ",".join(chosen))
-        return actions
+        most = min(len(hand), len(self.stock) + surplus)  # no more drawn than the stock has
+        return [chosen for count in range(max(surplus, 0), most + 1)
+                for chosen in combinations(hand, count)]
 
-    def allows_exchange(self, seat: int, action: str) -> bool:
+    def exchange_options(self, seat: int) -> list[Action]:
+        """Every legal exchange."""
+        return [Exchange(chosen) for chosen in self.exchange_choices(seat)]
+
+    def allows_exchange(self, seat: int, action: Exchange) -> bool:
         """``action in exchange_options(seat)``, without listing every combination."""
-        if not action.startswith("exchange:"):
-            return False
-        body = action[len("exchange:"):]
-        cards = body.split(",") if body else []
+        cards = action.discards
         place = {card: i for i, card in enumerate(self.sort_hand(self.hands[seat]))}
         positions = [place.get(card, -1) for card in cards]
         if -1 in positions or positions != sorted(set(positions)):
@@ -792,7 +819,7 @@ class MauschelnMatch(TrickGame):
         return max(surplus, 0) <= len(cards) and len(cards) - surplus <= len(self.stock)
 
     # ----- the Match hooks ---------------------------------------------------
-    def _legal(self, seat: int) -> list[str]:
+    def _actions(self, seat: int) -> list[Action]:
         if seat != self.turn:
             return []
         if self.phase == "knock":
@@ -805,31 +832,46 @@ class MauschelnMatch(TrickGame):
             return self.exchange_options(seat)
         return self.play_actions(seat)
 
-    def _allows(self, seat: int, action: str) -> bool:
+    def _spelled(self, seat: int) -> list[str] | None:
+        """The plays and an exchange's choices (up to 32) spelled as they are
+        listed, without making an action of each: the one taken is read back from
+        its string."""
         if seat != self.turn:
-            return False
-        if self.phase == "exchange":
-            return self.allows_exchange(seat, action)
+            return []
         if self.phase == "play":
-            return self.allows_play(seat, action)
-        return action in self._legal(seat)
-
-    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
-        if self.phase == "knock":
-            return self._knock(seat, action)
-        if self.phase == "bidding":
-            return self._bid(seat, action)
-        if self.phase == "joining":
-            return self._answer(seat, action)
+            return self.play_wires(seat)
         if self.phase == "exchange":
-            return self._exchange(seat, action)
-        return self.play_card(seat, action[len("play:"):])
+            return [Exchange.spell(chosen) for chosen in self.exchange_choices(seat)]
+        return None
 
-    def _knock(self, seat: int, decision: str) -> list[dict[str, Any]]:
+    def _permits(self, seat: int, action: Action) -> bool:
+        if seat != self.turn or PHASE_OF.get(type(action)) != self.phase:
+            return False
+        if isinstance(action, Play):
+            return self.allows_play(seat, action)
+        if isinstance(action, Exchange):
+            return self.allows_exchange(seat, action)
+        return True  # the phase's word: either answer is legal
+
+    def _perform(self, seat: int, action: Action) -> list[dict[str, Any]]:
+        if isinstance(action, Play):
+            return self.play_card(seat, action.card)
+        if isinstance(action, Exchange):
+            return self._exchange(seat, action.discards)
+        if isinstance(action, Bid):
+            return self._bid(seat, action)
+        if isinstance(action, Answer):
+            return self._answer(seat, action)
+        if isinstance(action, Knock):
+            return self._knock(seat, action)
+        raise AssertionError(f"not an action of Mauscheln: {action!r}")
+
+    def _knock(self, seat: int, decision: Knock) -> list[dict[str, Any]]:
         """The dealer's decision with an Ace turned up (knock house rule)."""
-        self.knock_state = decision
-        events: list[dict[str, Any]] = [{"type": "knock", "seat": seat, "decision": decision}]
-        if decision == "no_knock":
+        self.knock_state = decision.wire
+        events: list[dict[str, Any]] = [{"type": "knock", "seat": seat,
+                                         "decision": decision.wire}]
+        if not decision.yes:
             self._set_queue("bidding", self.clockwise_from((seat + 1) % self.players,
                                                            self.in_deal))
             return events
@@ -847,10 +889,10 @@ class MauschelnMatch(TrickGame):
         self._set_queue("joining",
                         self.clockwise_from((self.sneaker + 1) % self.players, others))
 
-    def _bid(self, seat: int, bid: str) -> list[dict[str, Any]]:
-        self.bids[seat] = bid
-        events: list[dict[str, Any]] = [{"type": "bid", "seat": seat, "bid": bid}]
-        if bid == "mauschel":
+    def _bid(self, seat: int, bid: Bid) -> list[dict[str, Any]]:
+        self.bids[seat] = bid.wire
+        events: list[dict[str, Any]] = [{"type": "bid", "seat": seat, "bid": bid.wire}]
+        if bid.yes:
             self.sneaker = seat
             self._open_joining()
             return events
@@ -859,9 +901,10 @@ class MauschelnMatch(TrickGame):
             events.extend(self._end_deal("thrown_in"))
         return events
 
-    def _answer(self, seat: int, answer: str) -> list[dict[str, Any]]:
-        self.answers[seat] = answer
-        events: list[dict[str, Any]] = [{"type": "answer", "seat": seat, "answer": answer}]
+    def _answer(self, seat: int, answer: Answer) -> list[dict[str, Any]]:
+        self.answers[seat] = answer.wire
+        events: list[dict[str, Any]] = [{"type": "answer", "seat": seat,
+                                         "answer": answer.wire}]
         self._pop_queue()
         if self.queue:
             return events
@@ -876,9 +919,7 @@ class MauschelnMatch(TrickGame):
         self._set_queue("exchange", self.clockwise_from(self.sneaker, pending))
         return events
 
-    def _exchange(self, seat: int, action: str) -> list[dict[str, Any]]:
-        body = action.split(":", 1)[1]
-        discards = body.split(",") if body else []
+    def _exchange(self, seat: int, discards: tuple[str, ...]) -> list[dict[str, Any]]:
         hand = self.hands[seat]
         for card in discards:
             hand.remove(card)
@@ -1012,10 +1053,11 @@ class MauschelnMatch(TrickGame):
             return Reason(N_("say 'mauschel' to play or 'pass'"))
         if self.phase == "joining":
             return Reason(N_("say 'join' to play along or 'fold'"))
+        typed = self.parser.read(action)
         if self.phase == "exchange":
-            return self._explain_exchange(seat, action)
-        if self.phase == "play" and action.startswith("play:"):
-            card = action[5:]
+            return self._explain_exchange(seat, typed)
+        if self.phase == "play" and isinstance(typed, Play):
+            card = typed.card
             if card not in self.hands[seat]:
                 return Reason(N_("you do not hold {card!r}"), card=card)
             duty = self.duty(seat)
@@ -1028,7 +1070,8 @@ class MauschelnMatch(TrickGame):
             if duty["kind"] == "trump":
                 return self._trump_duty()
         if self.phase == "play":
-            return Reason(N_("play a card, e.g. {example}"), example=self._legal(seat)[0])
+            return Reason(N_("play a card, e.g. {example}"),
+                          example=self._actions(seat)[0].wire)
         return super().explain_illegal(seat, action)
 
     def _trump_duty(self) -> Reason:
@@ -1039,20 +1082,20 @@ class MauschelnMatch(TrickGame):
                           shown={**names, "card": card_label(self.permanent_trump)})
         return Reason(N_("you must play a trump ({suit})"), suit=self.trump, shown=names)
 
-    def _explain_exchange(self, seat: int, action: str) -> str:
+    def _explain_exchange(self, seat: int, action: Action | None) -> str:
         hand = self.sort_hand(self.hands[seat])
         surplus = len(hand) - HAND_SIZE
         if surplus > 0:
             example = Reason(N_("you hold {count} cards: discard {surplus} to {count} and "
                                 "draw {surplus} fewer, e.g. '{action}'"),
                              count=len(hand), surplus=surplus,
-                             action="exchange:" + ",".join(hand[:surplus]))
+                             action=Exchange(tuple(hand[:surplus])).wire)
         else:
             example = Reason(N_("'exchange:' keeps all four cards; '{action}' discards two"),
-                             action="exchange:" + ",".join(hand[:2]))
-        if not action.startswith("exchange:"):
+                             action=Exchange(tuple(hand[:2])).wire)
+        if not isinstance(action, Exchange):
             return Reason(N_("exchange now: {example}"), example=example)
-        cards = action[9:].split(",") if action[9:] else []
+        cards = action.discards
         for card in cards:
             if card not in self.hands[seat]:
                 return Reason(N_("you do not hold {card!r}"), card=card)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from app.games.base import FLAT, N_, NESTED, Match, Reason, Trick, Unseen
+from app.games.actions import PLAY_WIRES, PLAYS, Action, Play
+from app.games.base import FLAT, N_, NESTED, Match, Parser, Reason, Trick, Unseen
 from app.games.cards import suit_of
 
 CARD_SHOWN_MAX = 20  # a card code that is not held is quoted back at most this long
@@ -62,6 +63,8 @@ class TrickGame(Match):
 
     suit_names: ClassVar[dict[str, str]] = {}  # suit letter -> name in a message
     play_phase: ClassVar[str] = "play"
+    parser: ClassVar[Parser] = Parser(Play)  # play:<card>, the one action of trick play
+    spells: ClassVar[bool] = True  # the plays (_spelled)
     copy_plan: ClassVar[dict[str, str]] = {
         **Match.copy_plan,
         "hands": NESTED,
@@ -178,22 +181,31 @@ class TrickGame(Match):
     def on_play_turn(self, seat: int) -> bool:
         return self.phase == self.play_phase and seat == self.turn
 
-    def play_actions(self, seat: int) -> list[str]:
-        """The ``play:<card>`` actions of ``seat``, in hand order; [] off turn."""
-        if not self.on_play_turn(seat):
+    def play_cards(self, seat: int) -> list[str]:
+        """The cards ``seat`` may play now, in hand order; [] off turn."""
+        if self.phase != self.play_phase or seat != self.turn:
             return []
-        return ["play:" + c for c in self.sort_hand(self.playable(seat))]
+        return self.sort_hand(self.playable(seat))
 
-    def allows_play(self, seat: int, action: str) -> bool:
+    def play_actions(self, seat: int) -> list[Action]:
+        """The plays of ``seat``, in hand order; [] off turn."""
+        # map: no comprehension's frame (the legal list of every turn)
+        return list(map(PLAYS.__getitem__, self.play_cards(seat)))
+
+    def play_wires(self, seat: int) -> list[str]:
+        """The strings of :meth:`play_actions`, without the list of them."""
+        return list(map(PLAY_WIRES.__getitem__, self.play_cards(seat)))
+
+    def allows_play(self, seat: int, action: Action) -> bool:
         """``action in play_actions(seat)``, without building the list."""
-        return (self.on_play_turn(seat) and action.startswith("play:")
-                and action[5:] in self.playable(seat))
+        return (isinstance(action, Play) and self.on_play_turn(seat)
+                and action.card in self.playable(seat))
 
-    def explain_play(self, seat: int, action: str) -> str | None:
-        """Why a refused ``play:`` action of the seat on turn fails, or None."""
-        if not action.startswith("play:"):
+    def explain_play(self, seat: int, action: Action | None) -> str | None:
+        """Why a refused play of the seat on turn fails, or None (not a play)."""
+        if not isinstance(action, Play):
             return None
-        card = action[5:]
+        card = action.card
         if card not in self.hands[seat]:
             shown = card if len(card) <= CARD_SHOWN_MAX else card[:CARD_SHOWN_MAX] + "…"
             return Reason(N_("you do not hold {card!r}"), card=shown)
@@ -206,20 +218,25 @@ class TrickGame(Match):
     def _to_act(self) -> set[int]:
         return {self.turn} if self.turn is not None else set()
 
-    def _legal(self, seat: int) -> list[str]:
+    def _actions(self, seat: int) -> list[Action]:
         return self.play_actions(seat)
 
-    def _allows(self, seat: int, action: str) -> bool:
+    def _spelled(self, seat: int) -> list[str] | None:
+        return list(map(PLAY_WIRES.__getitem__, self.play_cards(seat)))  # play_wires
+
+    def _permits(self, seat: int, action: Action) -> bool:
         return self.allows_play(seat, action)
 
-    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
-        return self.play_card(seat, action[5:])
+    def _perform(self, seat: int, action: Action) -> list[dict[str, Any]]:
+        if isinstance(action, Play):
+            return self.play_card(seat, action.card)
+        raise AssertionError(f"not an action of trick play: {action!r}")
 
     def explain_illegal(self, seat: int, action: str) -> str:
         if self.phase == self.play_phase and seat != self.turn:
             return Reason(N_("it is not your turn"))
         if self.phase == self.play_phase:
-            reason = self.explain_play(seat, action)
+            reason = self.explain_play(seat, self.parser.read(action))
             if reason is not None:
                 return reason
         return super().explain_illegal(seat, action)
@@ -302,7 +319,7 @@ class TrickGame(Match):
         :meth:`verify` checks it (ValueError: the world does not fit them)."""
         for trick in plays:
             for seat, card in trick:
-                self.verify(seat, "play:" + card)
+                self.check(seat, PLAYS[card])
                 self.play_card(seat, card)
 
     # ----- playing -------------------------------------------------------------------
