@@ -228,3 +228,69 @@ class Challenge(Action):
         if arg.isascii() and arg.isdigit() and str(int(arg)) == arg:
             return cls(int(arg))
         return None
+
+
+# ----- the classic Schafkopf's auction and doublings ----------------------------------------
+@dataclass(frozen=True, slots=True)
+class Speak(_Said):
+    """``bid`` (yes, "Ich spiel") / ``pass`` ("weiter"): whether the seat would play;
+    when the bidders name their game, ``pass`` withdraws."""
+
+    yes_no: ClassVar[tuple[str, str]] = ("bid", "pass")
+
+
+@dataclass(frozen=True, slots=True)
+class _Named(Action):
+    """An action that names one thing that is not a card (a game, a suit):
+    ``<prefix><name>``. Like a card, any text is read as the name; whether it names
+    something that may be named now is legality."""
+
+    name: str
+    prefix: ClassVar[str] = ""
+
+    def spelled(self) -> str:
+        return self.prefix + self.name
+
+    @classmethod
+    def read(cls, text: str) -> Action | None:
+        return cls(text[len(cls.prefix) :]) if text.startswith(cls.prefix) else None
+
+
+@dataclass(frozen=True, slots=True)
+class NameGame(_Named):
+    """``class:<game>``: name a class of game in the auction (``rufspiel``, ``wenz``,
+    ``geier``, ``solo``, ``wenz_tout``, ``geier_tout``, ``solo_tout``)."""
+
+    prefix: ClassVar[str] = "class:"
+
+
+@dataclass(frozen=True, slots=True)
+class CallSau(_Named):
+    """``call:<suit>``: the declarer of a Rufspiel calls the Sau of that suit."""
+
+    prefix: ClassVar[str] = "call:"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTrump(_Named):
+    """``trump:<suit>``: the declarer of a Farbsolo chooses the trump suit."""
+
+    prefix: ClassVar[str] = "trump:"
+
+
+@dataclass(frozen=True, slots=True)
+class Kontra(_Word):
+    """``kontra``: an opponent of the declaring party doubles the deal's value."""
+
+    word: ClassVar[str] = "kontra"
+
+
+@dataclass(frozen=True, slots=True)
+class Retour(_Word):
+    """``retour``: the declaring party doubles a Kontra'd deal's value again."""
+
+    word: ClassVar[str] = "retour"
+
+
+BID, PASS_SPEAK = Speak(True), Speak(False)
+KONTRA, RETOUR = Kontra(), Retour()
