@@ -3,9 +3,11 @@ actions) and answer with one of those actions. A game without its own bot falls
 back to a random legal action.
 
 Every module ``app/bots/<game>.py`` named after a game of ``app.games.GAMES`` is
-that game's house bot: its ``choose(view, legal, rng)`` and, for a game with moves
-a seat may make but need not, ``optional(view, legal, rng)``. They are found here;
-nothing lists them."""
+that game's house bot: its ``decide(view, legal, rng)`` on the typed actions
+(``Match.legal``; a search's playouts ask it), ``choose(view, legal, rng)``, the same
+asked with the room's strings and answering one, and, for a game with moves a seat
+may make but need not, ``optional(view, legal, rng)``. They are found here; nothing
+lists them."""
 
 from __future__ import annotations
 
@@ -16,11 +18,14 @@ from collections.abc import Callable
 from typing import Any
 
 from app.games import GAMES
+from app.games.actions import Action
 
 Policy = Callable[[dict[str, Any], list[str], random.Random], str]
 Optional = Callable[[dict[str, Any], list[str], random.Random], str | None]
+Decision = Callable[[dict[str, Any], list[Action], random.Random], Action]
 
 POLICIES: dict[str, Policy] = {}
+DECISIONS: dict[str, Decision] = {}  # the same bots on typed actions
 
 # A bot seat's level at the table and the kind of bot that plays it (see
 # app.bots.api): "easy" plays the house rules, "strong" searches.
@@ -43,6 +48,8 @@ def _discover() -> None:
             continue
         module = importlib.import_module(f"{__name__}.{found.name}")
         POLICIES[found.name] = module.choose
+        if hasattr(module, "decide"):
+            DECISIONS[found.name] = module.decide
         if hasattr(module, "optional"):
             OPTIONAL[found.name] = module.optional
 
@@ -67,6 +74,14 @@ def choose_action(game: str, view: dict[str, Any], legal: list[str],
     policy = POLICIES.get(game)
     action = policy(view, legal, rng) if policy else rng.choice(legal)
     return action if action in legal else rng.choice(legal)
+
+
+def decide_action(game: str, view: dict[str, Any], legal: list[Action],
+                  rng: random.Random) -> Action:
+    """:func:`choose_action` on typed actions (a search's playouts): the bot's choice
+    among ``legal``; the engine checks it when it is taken."""
+    decide = DECISIONS.get(game)
+    return decide(view, legal, rng) if decide else rng.choice(legal)
 
 
 def make_bot(kind: str, game: str, seed: int | None = None, budget_ms: float | None = 1000,

@@ -22,9 +22,25 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from app.games.actions import (
+    FOLD,
+    JOIN,
+    KNOCK,
+    MAUSCHEL,
+    NO_KNOCK,
+    PASS_BID,
+    PLAYS,
+    Action,
+    Answer,
+    Bid,
+    Exchange,
+    Knock,
+    Play,
+)
 from app.games.mauscheln import (
     HAND_SIZE,
     PACK_32,
+    PARSER,
     TRICK_SHARE,
     bete_due,
     card_strength,
@@ -181,7 +197,7 @@ def expected_opponents(view: dict[str, Any]) -> float:
     return max(1.0, (len(view["in_deal"]) - 1) / 2)
 
 
-def _knock(view: dict[str, Any], rng: random.Random) -> str:
+def _knock(view: dict[str, Any], rng: random.Random) -> Knock:
     """The dealer's blind decision with an Ace turned up: imagine hands from the
     unseen cards, each with the Ace taken in, and knock if they pay on average."""
     table = Table(view, expected_opponents(view), hand=[])
@@ -192,16 +208,16 @@ def _knock(view: dict[str, Any], rng: random.Random) -> str:
         hand = [*rng.sample(cards, size), view["trump_card"]]
         imagined = Table(view, expected_opponents(view), hand=hand)
         total += expected_value(view, prospects(imagined), sneaker=True)
-    return "knock" if total / KNOCK_SAMPLES > KNOCK_MARGIN else "no_knock"
+    return KNOCK if total / KNOCK_SAMPLES > KNOCK_MARGIN else NO_KNOCK
 
 
-def _bid(view: dict[str, Any]) -> str:
+def _bid(view: dict[str, Any]) -> Bid:
     table = Table(view, expected_opponents(view))
     value = expected_value(view, prospects(table), sneaker=True)
-    return "mauschel" if value > MAUSCHEL_MARGIN else "pass"
+    return MAUSCHEL if value > MAUSCHEL_MARGIN else PASS_BID
 
 
-def _answer(view: dict[str, Any]) -> str:
+def _answer(view: dict[str, Any]) -> Answer:
     seat = view["seat"]
     answers = view["answers"]
     undecided = [s for s in view["in_deal"]
@@ -209,10 +225,10 @@ def _answer(view: dict[str, Any]) -> str:
     opponents = 1 + len(view["joined"]) + len(undecided) / 2
     table = Table(view, opponents)
     value = expected_value(view, prospects(table), sneaker=False)
-    return "join" if value > JOIN_MARGIN else "fold"
+    return JOIN if value > JOIN_MARGIN else FOLD
 
 
-def _exchange(view: dict[str, Any], legal: list[str]) -> str:
+def _exchange(view: dict[str, Any], legal: list[Exchange]) -> Exchange:
     """The legal exchange that leaves the best four cards: the kept cards' chances
     plus a fresh card's chance for every card drawn (fewer discards on a tie)."""
     # a knocking dealer exchanges before anyone has joined
@@ -222,9 +238,8 @@ def _exchange(view: dict[str, Any], legal: list[str]) -> str:
     draw = table.draw_chance()
     surplus = len(table.hand) - HAND_SIZE
 
-    def value(action: str) -> tuple[float, int]:
-        body = action.split(":", 1)[1]
-        discards = body.split(",") if body else []
+    def value(action: Exchange) -> tuple[float, int]:
+        discards = action.discards
         kept = sum(p for c, p in chance.items() if c not in discards)
         return kept + (len(discards) - surplus) * draw, -len(discards)
 
@@ -256,20 +271,26 @@ def _play(view: dict[str, Any], cards: list[str]) -> str:
     return beaters[-1]
 
 
-def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    """The bot's answer for the phase its seat is asked in."""
+def decide(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """The bot's answer for the phase its seat is asked in (one of ``legal``)."""
     phase = view.get("phase")
     if "hand" not in view:
         return rng.choice(legal)
-    if phase == "knock" and "knock" in legal:
+    if phase == "knock" and KNOCK in legal:
         return _knock(view, rng)
-    if phase == "bidding" and "mauschel" in legal:
+    if phase == "bidding" and MAUSCHEL in legal:
         return _bid(view)
-    if phase == "joining" and "join" in legal:
+    if phase == "joining" and JOIN in legal:
         return _answer(view)
-    if phase == "exchange":
-        return _exchange(view, legal)
-    cards = [a[5:] for a in legal if a.startswith("play:")]
+    exchanges = [a for a in legal if isinstance(a, Exchange)]
+    if phase == "exchange" and exchanges:
+        return _exchange(view, exchanges)
+    cards = [a.card for a in legal if isinstance(a, Play)]
     if phase == "play" and cards:
-        return "play:" + _play(view, cards)
+        return PLAYS[_play(view, cards)]
     return rng.choice(legal)
+
+
+def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    """:func:`decide` asked with the room's strings, answering one of them."""
+    return decide(view, PARSER.each(legal), rng).wire

@@ -21,11 +21,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from app.bots import choose_action
+from app.bots import choose_action, decide_action
 from app.bots.search.core import DEAL_END, World
 from app.bots.search.deal import Inconsistent, deal
 from app.bots.search.history import History
 from app.games import Match, Trick, Unseen
+from app.games.actions import Action, Exchange
 from app.games.mauscheln import MauschelnMatch
 
 DISAGREE = 0.1  # how likely a world stays in whose seats spoke otherwise than the model
@@ -46,11 +47,13 @@ class Position:
         return int(self.view["seat"])
 
 
-def _said(view: dict[str, Any], phase: str, seat: int) -> str | None:
+def _said(view: dict[str, Any], phase: str, seat: int) -> Action | None:
     """What ``seat`` said in ``phase`` of this deal, as the view shows it."""
     if phase == "knock":
-        return (view.get("knock") or {}).get("decision")
-    return (view["bids"] if phase == "bidding" else view["answers"])[seat]
+        word = (view.get("knock") or {}).get("decision")
+    else:
+        word = (view["bids"] if phase == "bidding" else view["answers"])[seat]
+    return None if word is None else MauschelnMatch.parse(word)
 
 
 def agrees(position: Position, hidden: dict[str, list[str]], rng: random.Random) -> bool:
@@ -73,8 +76,8 @@ def agrees(position: Position, hidden: dict[str, list[str]], rng: random.Random)
         if word is None:
             return True  # the decision being searched
         if turn != position.seat:
-            legal = match.legal_actions(turn)
-            if len(legal) > 1 and choose_action(
+            legal = match.legal(turn)
+            if len(legal) > 1 and decide_action(
                     "mauscheln", match.view(turn), legal, rng) != word:
                 return False
         match.simulate(turn, word)
@@ -118,8 +121,8 @@ class Mauscheln:
                 if event["type"] == DEAL_END:
                     return float(event["scores"][seat] - before)
             turn = next(iter(match.to_act()))
-            legal = match.legal_actions(turn)
-            choice = legal[0] if len(legal) == 1 else choose_action(
+            legal = match.legal(turn)
+            choice = legal[0] if len(legal) == 1 else decide_action(
                 self.name, match.view(turn), legal, rng)
             events = match.simulate(turn, choice)
         raise RuntimeError("a deal did not end")
@@ -144,8 +147,9 @@ class Mauscheln:
 
 
 def _discards(action: str) -> set[str]:
-    body = action.split(":", 1)[1]
-    return set(body.split(",")) if body else set()
+    """The cards an exchange (its string) discards."""
+    exchange = MauschelnMatch.parse(action)
+    return set(exchange.discards) if isinstance(exchange, Exchange) else set()
 
 
 SEARCH = Mauscheln()  # this game's search, found by name (app.bots.search)
