@@ -22,6 +22,7 @@ from app.games.beutelschneider import (
     ADVENTURER,
     ASSASSIN,
     BEUTELSCHNEIDER,
+    BONUS_CARDS,
     COUNTESS,
     DECK,
     GUARD,
@@ -43,12 +44,6 @@ GIFT_SHARE = 0.4  # share of the average unseen card points the later seats add
 # How much a rival's gain counts against this seat, shared over the rivals.
 RIVAL = 1.0
 
-# Bonuses on the score sheet that name the cards of an earlier trick of this hand.
-BONUS_CARDS = {
-    "guard_cancels_beutelschneider": (GUARD, BEUTELSCHNEIDER),
-    "assassin_kills_sovereign": (ASSASSIN, SOVEREIGN),
-    "seduction": (ADVENTURER, COUNTESS),
-}
 
 
 def keep_value(card: str) -> float:
@@ -64,7 +59,8 @@ def keep_value(card: str) -> float:
 def _unseen(view: dict[str, Any]) -> list[str]:
     """Cards that may still be in the other hands: the deck less the own hand, the
     open and the last trick, and what the public score sheets give away (a captured
-    or cancelled Beutelschneider, the cards behind a bonus)."""
+    or cancelled Beutelschneider, the cards behind a bonus: the engine's
+    ``BONUS_CARDS``)."""
     seen = set(view["hand"]) | {p["card"] for p in view["trick"]}
     last = view.get("last_trick")
     if last:
@@ -73,7 +69,7 @@ def _unseen(view: dict[str, Any]) -> list[str]:
         if sheet["beutelschneider"] or sheet["beutelschneider_cancelled"]:
             seen.add(BEUTELSCHNEIDER)
         for bonus in sheet["bonuses"]:
-            seen.update(BONUS_CARDS.get(bonus["name"], ()))
+            seen.update(BONUS_CARDS[bonus["name"]])
     return [c for c in DECK if c not in seen]
 
 

@@ -47,7 +47,6 @@ from app.games.luegenbeutel import (
     AUSSETZEN,
     CARD_POINTS,
     DECK,
-    JOKER,
     LUEGENBEUTEL,
     NUMBERS,
     is_true,
@@ -240,10 +239,9 @@ def _lay(view: dict[str, Any], legal: set[str], rng: random.Random) -> str:
         return "lay:" + hand[0]  # nothing but true cards: out with them all
     if laid < most_plausible(start, number):
         # true cards, as many as the table may believe: the number's, then Jokers
-        if number in hand:
-            return "lay:" + number
-        if JOKER in hand:
-            return "lay:" + JOKER
+        true = [c for c in hand if is_true(c, number)]
+        if true:
+            return "lay:" + min(true, key=lambda c: c != number)
     if laid:
         # the true cards are down: one more lie now and then, while the table may
         # believe the claim, and never the last card
@@ -265,8 +263,10 @@ def lie_card(hand: list[str], number: str) -> str:
         return LUEGENBEUTEL
     numbers = [c for c in hand if c in NUMBERS and c != number]
     if numbers:
-        due = int(number)
-        return max(numbers, key=lambda c: ((int(c) - due) % 10, int(c)))
+        # the numbers come round in the engine's order (after the last the first)
+        due = NUMBERS.index(number)
+        return max(numbers, key=lambda c: ((NUMBERS.index(c) - due) % len(NUMBERS),
+                                           NUMBERS.index(c)))
     spare = [c for c in hand if not is_true(c, number)]
     return spare[0] if spare else hand[0]
 

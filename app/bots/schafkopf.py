@@ -7,10 +7,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.schafkopf import card_points, card_strength, sort_hand
+from app.games.schafkopf import (
+    SIDE_ORDER,
+    TRUMP_ORDER,
+    card_points,
+    card_strength,
+    sort_hand,
+)
+from app.games.tricks import winning_index
 
-SURE_TRUMPS = ("O", "U")
-SIDE_ACE = "A"
+SURE_TRUMPS = tuple(TRUMP_ORDER[:2])  # the two highest trump ranks (Ober, Unter)
+SIDE_ACE = SIDE_ORDER[0]  # the highest side card (the Ace)
 FAT_TRICK = 10  # card points on the table that are worth taking at once
 SURE_TOP_TRUMPS = 2  # with this many Ober/Unter the bot draws trumps first
 
@@ -23,8 +30,9 @@ def partner_in(view: dict[str, Any]) -> int:
 
 
 def _winner(trick: list[dict[str, Any]], trump: str) -> tuple[int, str]:
-    led = trick[0]["card"]
-    best = max(trick, key=lambda p: card_strength(p["card"], led, trump))
+    """Who wins the open trick so far, with which card (the engine's rule)."""
+    best = trick[winning_index([p["card"] for p in trick],
+                               lambda card, led: card_strength(card, led, trump))]
     return best["seat"], best["card"]
 
 

@@ -89,6 +89,14 @@ BONUS_LABELS = {
     "assassin_kills_sovereign": N_("Assassin killed the Sovereign and won the trick"),
     "seduction": N_("the seducing card (played second) won the trick"),
 }
+# The cards a bonus line shows were in the trick it was won with (what the public
+# score sheet tells of the cards played; TrickState.bonuses awards them).
+BONUS_CARDS: dict[str, tuple[str, ...]] = {
+    "guard_cancels_beutelschneider": (GUARD, BEUTELSCHNEIDER),
+    "guard_wins_last_trick": (GUARD,),
+    "assassin_kills_sovereign": (ASSASSIN, SOVEREIGN),
+    "seduction": (ADVENTURER, COUNTESS),
+}
 
 
 def card_points(card: str) -> int:

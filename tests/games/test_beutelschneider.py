@@ -17,7 +17,14 @@ from hypothesis import strategies as st
 
 import tests.games.goldens  # noqa: F401  (registers the golden cases)
 from app.games import GAMES, IllegalAction, Match, new_match, restore
-from app.games.beutelschneider import DECK, card_points, sort_hand
+from app.games.beutelschneider import (
+    BONUS_CARDS,
+    BONUS_LABELS,
+    DECK,
+    card_points,
+    resolve_trick,
+    sort_hand,
+)
 from app.games.cards import suit_of
 from tests.games import contract, golden
 
@@ -733,3 +740,19 @@ def test_a_snapshot_saved_when_results_said_totals_resumes_the_same() -> None:
     resumed = restore(json.loads(json.dumps(old)))
     assert resumed.view(0) == m.view(0)
     assert resumed.view(None)["results"][0]["scores"] == m.scores
+
+
+def test_each_bonus_names_the_cards_of_the_trick_it_was_won_with() -> None:
+    """``BONUS_CARDS`` (what a bot reads off the public score sheet) holds for every
+    bonus the trick rules award: its cards were in the trick."""
+    rng = random.Random(7)
+    awarded: set[str] = set()
+    assert set(BONUS_CARDS) == set(BONUS_LABELS)
+    for _ in range(20_000):
+        cards = rng.sample(DECK, rng.choice((3, 4)))
+        trick = resolve_trick([{"seat": s, "card": c} for s, c in enumerate(cards)],
+                              last=rng.random() < 0.3)
+        for bonus in trick["bonuses"]:
+            assert set(BONUS_CARDS[bonus["name"]]) <= set(cards), (cards, bonus["name"])
+            awarded.add(bonus["name"])
+    assert awarded == set(BONUS_CARDS)

@@ -45,7 +45,6 @@ from app.bots.search.deal import Inconsistent, deal
 from app.bots.search.history import History
 from app.games import Match, Unseen
 from app.games.luegenbeutel import (
-    JOKER,
     NUMBERS,
     LuegenbeutelMatch,
     hand_points,
@@ -104,7 +103,8 @@ def _split_open_turn(pre: list[str], count: int, kind: str, claim: str,
     """From the accused's hand before the turn: (cards laid, in order; the rest)."""
     hand = list(pre)
     rng.shuffle(hand)
-    true = [c for c in hand if c == claim] + [c for c in hand if c == JOKER]
+    # the true cards, the claim's own before the Jokers (as the house bot lays them)
+    true = sorted((c for c in hand if is_true(c, claim)), key=lambda c: c != claim)
     if kind in ("skip", "pass"):
         if true and rng.random() < SINGLE_TRUE:
             laid = [true[0]]
