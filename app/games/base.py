@@ -163,6 +163,16 @@ class Parser:
         self.known[text] = action
         return action
 
+    def meant(self, text: str) -> type[Action] | None:
+        """For a string that spells no action: the kind it seems meant as, the one
+        whose word is the string's before its first colon (``challenge:x`` a
+        Challenge, ``lay`` a Lay), for the reason a refusal gives; None if none."""
+        word = text.partition(":")[0]
+        for kind in self.kinds:
+            if word + ":" == getattr(kind, "prefix", None) or word == getattr(kind, "word", None):
+                return kind
+        return None
+
     def parse(self, action: object) -> Action:
         """The typed action ``action`` spells; :class:`IllegalAction` with the reason
         for a non-string or a string that spells no action of the game."""
@@ -176,21 +186,6 @@ class Parser:
     def each(self, actions: Iterable[str]) -> list[Action]:
         """:meth:`parse` of every string of ``actions`` (a seat's legal actions)."""
         return [self.parse(a) for a in actions]
-
-
-@dataclass(frozen=True, slots=True)
-class Untyped(Action):
-    """The action of a game that does not type its actions (yet): the string itself,
-    which the game's string hooks (``_legal``, ``_allows``, ``_apply``) take."""
-
-    text: str
-
-    def spelled(self) -> str:
-        return self.text
-
-    @classmethod
-    def read(cls, text: str) -> Action | None:
-        return cls(text)
 
 
 class OptionError(ValueError):
@@ -419,13 +414,9 @@ class Match:
         "last_deal": SAME,  # replaced by a new record after every deal, never edited
     }
 
-    # The kinds of action the game knows (see :class:`Parser`). A game that does not
-    # say reads every string as an :class:`Untyped` action and implements the string
-    # hooks ``_legal``, ``_allows`` and ``_apply`` instead of the typed ones.
-    parser: ClassVar[Parser] = Parser(Untyped)
-    # Whether the game spells some of its legal lists itself (:meth:`_spelled`): an
-    # untyped game spells them all.
-    spells: ClassVar[bool] = True
+    parser: ClassVar[Parser]  # the kinds of action the game knows (see Parser)
+    # Whether the game spells some of its legal lists itself (:meth:`_spelled`).
+    spells: ClassVar[bool] = False
 
     # attributes every game has (plain JSON state)
     players: int
@@ -512,33 +503,22 @@ class Match:
 
     def _actions(self, seat: int) -> list[Action]:
         """Every legal action of ``seat`` now, typed (the match is not over)."""
-        return self.parser.each(self._legal(seat))
+        raise NotImplementedError
 
     def _spelled(self, seat: int) -> list[str] | None:
         """``legal_actions(seat)`` where the game spells it more cheaply than by
         making each typed action (``spells`` says it may), else None: the spelling
-        of ``_actions(seat)``, in its order. An untyped game spells its own."""
-        return self._legal(seat)
+        of ``_actions(seat)``, in its order."""
+        return None
 
     def _permits(self, seat: int, action: Action) -> bool:
         """Whether ``action`` is among ``_actions(seat)``. Games override this where
         they can tell without building the whole list; the answer must be the same."""
-        if isinstance(action, Untyped):
-            return self._allows(seat, action.wire)
-        return action in self._actions(seat)
+        wire = action.wire
+        return any(listed.wire == wire for listed in self._actions(seat))
 
     def _perform(self, seat: int, action: Action) -> list[dict[str, Any]]:
         """Carry out an action already known to be legal; return its events."""
-        return self._apply(seat, action.wire)
-
-    # the string hooks of a game whose actions are not typed yet (see ``parser``)
-    def _legal(self, seat: int) -> list[str]:
-        raise NotImplementedError
-
-    def _allows(self, seat: int, action: str) -> bool:
-        return action in self._legal(seat)
-
-    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
         raise NotImplementedError
 
     def _view(self, seat: int | None) -> dict[str, Any]:

@@ -48,10 +48,12 @@ that ever become public are the ones a challenge turns over.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
+from app.games.actions import Accept, Action, Challenge, End, Lay, Pass, Skip
 from app.games.base import (
     FLAT,
     N_,
@@ -60,6 +62,7 @@ from app.games.base import (
     GameInfo,
     Match,
     Option,
+    Parser,
     Reason,
     Trick,
     Unseen,
@@ -67,6 +70,7 @@ from app.games.base import (
 )
 from app.games.cards import check_permutation
 
+A = TypeVar("A")  # an action as a list holds it: typed, or its string
 NUMBERS = [str(n) for n in range(1, 11)]
 JOKER = "J"
 LUEGENBEUTEL = "L"
@@ -90,10 +94,28 @@ CARD_NAMES = {AUSSETZEN: "Aussetzen", JOKER: "Joker", LUEGENBEUTEL: "Lügenbeute
 
 
 # Looked up in play rather than worked out per call: a card's place in a sorted hand,
-# and the actions that name a card.
+# and the actions (each made once).
 CARD_RANK: dict[str, int] = {card: i for i, card in enumerate(CARD_ORDER)}
-LAY: dict[str, str] = {card: "lay:" + card for card in CARD_ORDER}
-SKIP: dict[str, str] = {card: "skip:" + card for card in CARD_ORDER}
+LAY: dict[str, Action] = {card: Lay(card) for card in CARD_ORDER}
+SKIP: dict[str, Action] = {card: Skip(card) for card in CARD_ORDER}
+PASS, END, ACCEPT = Pass(), End(), Accept()
+PARSER = Parser(Lay, Skip, Pass, End, Challenge, Accept)
+
+
+@dataclass(frozen=True)
+class Spelling(Generic[A]):
+    """The turn's actions as a legal list holds them: typed (:data:`TYPED`) or their
+    strings (:data:`WIRES`, ``legal_actions`` without making a list of each)."""
+
+    lay: Mapping[str, A]
+    skip: Mapping[str, A]
+    end: A
+    pass_: A
+
+
+TYPED: Spelling[Action] = Spelling(LAY, SKIP, END, PASS)
+WIRES: Spelling[str] = Spelling({c: a.wire for c, a in LAY.items()},
+                                {c: a.wire for c, a in SKIP.items()}, END.wire, PASS.wire)
 
 
 def sort_hand(hand: list[str]) -> list[str]:
@@ -107,34 +129,42 @@ def is_true(card: str, claim: str) -> bool:
     return card in (JOKER, claim)
 
 
-def turn_actions(hand: list[str], laid: int, passed: bool, drawn: str | None) -> list[str]:
+def turn_actions(hand: list[str], laid: int, passed: bool, drawn: str | None,
+                 spelling: Spelling[A]) -> list[A]:
     """The actions of the seat on turn, holding ``hand``, after laying ``laid`` cards
-    this turn (``passed``: it drew ``drawn`` by passing). The engine's own list; the
-    search bot's rollouts ask it too."""
+    this turn (``passed``: it drew ``drawn`` by passing), as ``spelling`` has them."""
     if passed:
         if not laid and drawn is not None and drawn in hand:
-            return [LAY[drawn], "end"]
-        return ["end"]
+            return [spelling.lay[drawn], spelling.end]
+        return [spelling.end]
     distinct = sorted(set(hand), key=CARD_RANK.__getitem__)
+    lay = spelling.lay
     if laid:
-        return [LAY[c] for c in distinct] + ["end"]
-    actions = [LAY[c] for c in distinct]
+        return [lay[c] for c in distinct] + [spelling.end]
+    actions = [lay[c] for c in distinct]
     if len(hand) >= MIN_HAND_TO_SKIP:
-        actions += [SKIP[c] for c in distinct]
-    return actions + ["pass"]
+        skip = spelling.skip
+        actions += [skip[c] for c in distinct]
+    actions.append(spelling.pass_)
+    return actions
 
 
-def challenge_actions(count: int, reveal_all: bool) -> list[str]:
+def challenge_actions(count: int, reveal_all: bool) -> list[Action]:
     """The challenges of an open turn of ``count`` cards: one card each, or the whole
     turn with ``reveal_all``."""
     return list(_challenges(count, reveal_all))
 
 
 @lru_cache(maxsize=256)
-def _challenges(count: int, reveal_all: bool) -> tuple[str, ...]:
+def _challenges(count: int, reveal_all: bool) -> tuple[Action, ...]:
     if reveal_all:
-        return ("challenge:all",)
-    return tuple(f"challenge:{i}" for i in range(1, count + 1))
+        return (Challenge("all"),)
+    return tuple(Challenge(i) for i in range(1, count + 1))
+
+
+@lru_cache(maxsize=256)
+def _challenge_wires(count: int, reveal_all: bool) -> tuple[str, ...]:
+    return tuple(a.wire for a in _challenges(count, reveal_all))
 
 
 def next_number(number: int) -> int:
@@ -178,6 +208,8 @@ class LuegenbeutelMatch(Match):
     name: ClassVar[str] = "luegenbeutel"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
+    parser: ClassVar[Parser] = PARSER
+    spells: ClassVar[bool] = True  # (_spelled: the same list, as strings)
     options_spec: ClassVar[tuple[Option, ...]] = (
         Option(
             "target", N_("Points to win"), "int", 500, minimum=1, maximum=10_000,
@@ -364,12 +396,20 @@ class LuegenbeutelMatch(Match):
         return (ot is not None and seat != ot["seat"]
                 and (self.phase != "challenge" or seat not in self.accepted))
 
-    def _challenge_actions(self) -> tuple[str, ...]:
-        assert self.open_turn is not None
-        return _challenges(len(self.open_turn["cards"]), self.options["reveal_all"])
-
-    def _turn_actions(self, seat: int) -> list[str]:
-        return turn_actions(self.hands[seat], len(self.laid), self.passed, self.drawn)
+    def _listed(self, seat: int, spelling: Spelling[A],
+                challenges: Callable[[int, bool], tuple[A, ...]], accept: A) -> list[A]:
+        """The legal actions of ``seat`` as ``spelling`` (and ``challenges``,
+        ``accept``) have them: typed or spelled."""
+        actions: list[A] = []
+        if self.phase == "play" and seat == self.turn:
+            actions = turn_actions(self.hands[seat], len(self.laid), self.passed,
+                                   self.drawn, spelling)
+        if self._may_challenge(seat):
+            assert self.open_turn is not None
+            actions += challenges(len(self.open_turn["cards"]), self.options["reveal_all"])
+            if self.phase == "challenge":
+                actions.append(accept)
+        return actions
 
     def _to_act(self) -> set[int]:
         seats = set(self._challengers())
@@ -377,15 +417,11 @@ class LuegenbeutelMatch(Match):
             seats.add(self.turn)
         return seats
 
-    def _legal(self, seat: int) -> list[str]:
-        actions: list[str] = []
-        if self.phase == "play" and seat == self.turn:
-            actions += self._turn_actions(seat)
-        if self._may_challenge(seat):
-            actions += self._challenge_actions()
-            if self.phase == "challenge":
-                actions.append("accept")
-        return actions
+    def _actions(self, seat: int) -> list[Action]:
+        return self._listed(seat, TYPED, _challenges, ACCEPT)
+
+    def _spelled(self, seat: int) -> list[str] | None:
+        return self._listed(seat, WIRES, _challenge_wires, ACCEPT.wire)
 
     def must_act(self, seat: int) -> bool:
         """Only the seat whose turn is due: in a challenge window (and at a round's
@@ -396,8 +432,10 @@ class LuegenbeutelMatch(Match):
         return self.windows_opened if self.open_turn is not None else None
 
     def explain_illegal(self, seat: int, action: str) -> str:
-        kind, _, arg = action.partition(":")
-        if kind == "challenge":
+        typed = self.parser.read(action)
+        # a string that spells no action: what it seems meant as (challenge:x, lay)
+        kind = type(typed) if typed is not None else self.parser.meant(action)
+        if kind is Challenge:
             if self.open_turn is None:
                 return Reason(N_("there is no turn open to challenge"))
             if seat == self.open_turn["seat"]:
@@ -409,52 +447,52 @@ class LuegenbeutelMatch(Match):
                                  "'challenge:all'"))
             return Reason(N_("choose a card from 1 to {count}"),
                           count=len(self.open_turn["cards"]))
-        if kind == "accept":
+        if kind is Accept:
             if self.phase != "challenge":
                 return Reason(N_("there is nothing to accept: just play on"))
             return Reason(N_("you cannot accept now"))
-        if kind in ("lay", "skip") or action in ("pass", "end"):
+        if kind in (Lay, Skip) or typed is not None and kind in (Pass, End):
             if self.phase != "play" or seat != self.turn:
                 return Reason(N_("it is not your turn"))
-            hand = self.hands[seat]
-            if kind in ("lay", "skip") and arg not in hand:
-                return Reason(N_("you do not hold {card!r}"), card=arg)
-            if self.passed and kind == "lay":
+            if kind in (Lay, Skip):
+                card = typed.card if isinstance(typed, (Lay, Skip)) else ""  # lay, skip
+                if card not in self.hands[seat]:
+                    return Reason(N_("you do not hold {card!r}"), card=card)
+            if self.passed and kind is Lay:
                 return Reason(N_("after passing you may lay only the card you drew, and "
                                  "only once"))
-            if self.passed and kind in ("skip", "pass"):
+            if self.passed and kind in (Skip, Pass):
                 return Reason(N_("you have passed already: lay the drawn card or end"))
-            if kind == "skip" and self.laid:
+            if kind is Skip and self.laid:
                 return Reason(N_("Aussetzen must be the only card of a turn"))
-            if kind == "skip":
+            if kind is Skip:
                 return Reason(N_("Aussetzen may not be your last card"))
-            if kind == "pass" and self.laid:
+            if kind is Pass and self.laid:
                 return Reason(N_("you have laid cards already: lay more or end"))
-            if kind == "end":
+            if kind is End:
                 return Reason(N_("lay a card, skip or pass first"))
         return super().explain_illegal(seat, action)
 
     # ----- applying ----------------------------------------------------------------
-    def _apply(self, seat: int, action: str) -> list[dict[str, Any]]:
-        kind, _, arg = action.partition(":")
-        if kind == "challenge":
-            return self._challenge(seat, arg)
-        if kind == "accept":
+    def _perform(self, seat: int, action: Action) -> list[dict[str, Any]]:
+        if isinstance(action, Challenge):
+            return self._challenge(seat, action.position)
+        if isinstance(action, Accept):
             return self._accept(seat)
         events: list[dict[str, Any]] = []
         if self.open_turn is not None:
             # the next player acts: the window closes and the open turn stands
             events += self._close_window()
-        if kind == "lay":
-            self.hands[seat].remove(arg)
-            self.laid.append(arg)
+        if isinstance(action, Lay):
+            self.hands[seat].remove(action.card)
+            self.laid.append(action.card)
             events.append({"type": "lay", "seat": seat, "number": self.number,
                            "position": len(self.laid)})
-        elif kind == "skip":
-            self.hands[seat].remove(arg)
+        elif isinstance(action, Skip):
+            self.hands[seat].remove(action.card)
             events.append({"type": "skip", "seat": seat, "number": self.number})
-            events += self._end_turn("skip", [arg])
-        elif kind == "pass":
+            events += self._end_turn("skip", [action.card])
+        elif isinstance(action, Pass):
             self.passed = True
             drawn, draw_events = self._draw(seat, 1)
             self.drawn = drawn[0] if drawn else None
@@ -509,17 +547,16 @@ class LuegenbeutelMatch(Match):
             self._start_turn(nxt, following)
         return events
 
-    def _challenge(self, challenger: int, arg: str) -> list[dict[str, Any]]:
+    def _challenge(self, challenger: int, position: int | str) -> list[dict[str, Any]]:
         assert self.open_turn is not None
         ot, self.open_turn = self.open_turn, None
         liar, cards, claim = ot["seat"], ot["cards"], ot["claim"]
-        if arg == "all":
-            position: int | str = "all"
+        if position == "all":
             revealed = list(cards)
             caught = any(not is_true(c, claim) for c in cards)
             first = 0
         else:
-            position = int(arg)
+            assert isinstance(position, int)
             revealed = [cards[position - 1]]
             caught = not is_true(revealed[0], claim)
             first = position - 1

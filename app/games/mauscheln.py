@@ -126,9 +126,11 @@ TRUMP_BAND = 100
 LED_BAND = 10
 NO_WIN = -1
 
-KNOCKS: list[Action] = [KNOCK, NO_KNOCK]
-BIDS: list[Action] = [MAUSCHEL, PASS_BID]
-ANSWERS: list[Action] = [JOIN, FOLD]
+# the words each phase of speaking asks for, and their strings
+WORDS: dict[str, list[Action]] = {"knock": [KNOCK, NO_KNOCK], "bidding": [MAUSCHEL, PASS_BID],
+                                  "joining": [JOIN, FOLD]}
+WORD_WIRES: dict[str, list[str]] = {phase: [a.wire for a in words]
+                                    for phase, words in WORDS.items()}
 # the decision each phase asks for (the trick play's is a Play)
 PHASE_OF: dict[type[Action], str] = {Knock: "knock", Bid: "bidding", Answer: "joining",
                                      Exchange: "exchange", Play: "play"}
@@ -822,24 +824,21 @@ class MauschelnMatch(TrickGame):
     def _actions(self, seat: int) -> list[Action]:
         if seat != self.turn:
             return []
-        if self.phase == "knock":
-            return list(KNOCKS)
-        if self.phase == "bidding":
-            return list(BIDS)
-        if self.phase == "joining":
-            return list(ANSWERS)
+        if self.phase in WORDS:
+            return list(WORDS[self.phase])
         if self.phase == "exchange":
             return self.exchange_options(seat)
         return self.play_actions(seat)
 
     def _spelled(self, seat: int) -> list[str] | None:
-        """The plays and an exchange's choices (up to 32) spelled as they are
-        listed, without making an action of each: the one taken is read back from
-        its string."""
+        """:meth:`_actions` spelled, without making an action of each (an exchange
+        lists up to 32): the one taken is read back from its string."""
         if seat != self.turn:
             return []
         if self.phase == "play":
             return self.play_wires(seat)
+        if self.phase in WORD_WIRES:
+            return list(WORD_WIRES[self.phase])
         if self.phase == "exchange":
             return [Exchange.spell(chosen) for chosen in self.exchange_choices(seat)]
         return None

@@ -8,7 +8,7 @@ What the checks look for, read from the source of every module under ``app/bots`
 
 - a copy of the game: a class named ``Round``, ``Deal`` or ``...Match``, or a class
   with a method named like one of the engine's own (``apply``, ``legal_actions``,
-  ``view``, ``copy``, the hooks ``_legal``/``_apply``/...), or a ``legal``/
+  ``view``, ``copy``, the hooks ``_actions``/``_perform``/...), or a ``legal``/
   ``resolve`` of its own;
 - a rule function written again: a function named like a public function of the
   engines (``resolve_trick``, ``follow_suit``, ``hand_points``, ...);
@@ -38,9 +38,8 @@ from app.games import Match
 
 BOTS = Path(app.bots.__file__).parent
 COPY_CLASSES = ("Round", "Deal")  # the names the lean copies had
-# the hooks a game implements (typed and, before, on strings)
-HOOKS = ("_legal", "_apply", "_allows", "_to_act", "_view", "_actions", "_permits",
-         "_perform")
+# the hooks a game implements
+HOOKS = ("_to_act", "_view", "_actions", "_permits", "_perform", "_spelled")
 OWN_RULES = ("legal", "resolve", "resolve_trick")  # what a copy of a game would define
 
 
@@ -191,7 +190,7 @@ def test_the_checks_find_a_copy_of_the_rules() -> None:
         "class Round:\n    pass": "a copy of the game",
         "class Table:\n    def apply(self, seat, action): ...": "as the engine's match does",
         "class Lean:\n    def legal_actions(self, seat): ...": "as the engine's match does",
-        "class Lean:\n    def _legal(self, seat): ...": "as the engine's match does",
+        "class Lean:\n    def _actions(self, seat): ...": "as the engine's match does",
         "def resolve_trick(plays, last): ...": "the engine has it",
         "def follow_suit(hand, led, suit_of): ...": "the engine has it",
         "TOP = ('O', 'U')": "SCHAFKOPF_RANKS",  # a run of the engine's rank order

@@ -13,18 +13,23 @@ import pytest
 
 from app.games import GAMES, IllegalAction, Match, new_match
 from app.games.actions import (
+    Accept,
     Action,
     Answer,
     Bid,
+    Challenge,
+    End,
     Exchange,
     Knock,
+    Lay,
+    Pass,
     Play,
+    Skip,
 )
-from app.games.base import PARSER_MEMORY, Untyped
+from app.games.base import PARSER_MEMORY
 from tests.games.contract import MALFORMED_ACTIONS, assert_refused_unchanged, state_of
 
-# the games whose actions are typed (an untyped game reads each string as Untyped)
-TYPED = ["schafkopf", "beutelschneider", "mauscheln"]
+TYPED = ["schafkopf", "beutelschneider", "mauscheln", "luegenbeutel"]
 
 # (game, players, options): every game and the variants that add actions
 TABLES: list[tuple[str, int, dict[str, Any]]] = [
@@ -70,9 +75,7 @@ def test_every_legal_action_reads_as_a_typed_action_that_spells_it(
                 parsed = cls.parse(text)
                 assert str(parsed) == text and parsed.wire == text
                 assert parsed == action and hash(parsed) == hash(action)
-                assert isinstance(parsed, Action)
-                if game in TYPED:
-                    assert not isinstance(parsed, Untyped), f"{game} reads {text!r} untyped"
+                assert isinstance(parsed, Action) and type(parsed) in cls.parser.kinds
 
 
 @pytest.mark.parametrize("game", TYPED)
@@ -99,6 +102,14 @@ def test_the_action_types_spell_todays_strings() -> None:
     assert str(Exchange(("HA", "S7"))) == "exchange:HA,S7"
     assert str(Exchange(())) == "exchange:"
     assert Exchange.spell(["HA", "S7"]) == Exchange(("HA", "S7")).wire
+    assert [str(Lay("7")), str(Skip("A")), str(Pass()), str(End()), str(Accept())] == [
+        "lay:7",
+        "skip:A",
+        "pass",
+        "end",
+        "accept",
+    ]
+    assert [str(Challenge(2)), str(Challenge("all"))] == ["challenge:2", "challenge:all"]
 
 
 def test_typed_actions_are_frozen_values() -> None:
@@ -127,7 +138,9 @@ def test_parse_refuses_what_spells_no_action_with_the_reason(game: str) -> None:
         cls.parse("x" * 100)
     assert str(info.value) == f"{'x' * 40 + '…'!r} is not allowed now"
     # a card is named by any text: whether it is held is the engine's question
-    assert cls.parse("play:ZZ") == Play("ZZ") and cls.parse("play: EO") == Play(" EO")
+    carded = (Play, "play:") if Play in cls.parser.kinds else (Lay, "lay:")
+    kind, prefix = carded
+    assert cls.parse(prefix + "ZZ") == kind("ZZ") and cls.parse(prefix + " 7") == kind(" 7")
 
 
 def test_mauscheln_reads_its_words_and_exchanges_only_as_spelled() -> None:
@@ -145,27 +158,9 @@ def test_mauscheln_reads_its_words_and_exchanges_only_as_spelled() -> None:
 
 def test_any_string_reads_as_nothing_or_as_an_action_that_spells_it_again() -> None:
     rng = random.Random(3)
-    pieces = [
-        "play",
-        "exchange",
-        "pass",
-        "mauschel",
-        "knock",
-        "no_knock",
-        "join",
-        "fold",
-        ":",
-        ",",
-        " ",
-        "HA",
-        "S7",
-        "EO",
-        "",
-        "0",
-        "1",
-        "all",
-        "Z",
-    ]
+    words = ["play", "exchange", "pass", "mauschel", "knock", "no_knock", "join", "fold"]
+    words += ["lay", "skip", "end", "accept", "challenge"]
+    pieces = [*words, ":", ",", " ", "HA", "S7", "EO", "", "0", "1", "01", "all", "Z", "7"]
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 5)))
         for game in TYPED:
@@ -279,3 +274,72 @@ def test_mauscheln_refuses_words_of_other_phases_and_malformed_exchanges() -> No
     m, seat = _mauscheln_at("play")
     assert _refusal(m, seat, "play:ZZ") == "you do not hold 'ZZ'"
     assert _refusal(m, seat, "exchange:").startswith("play a card, e.g. play:")
+
+
+def test_luegenbeutel_reads_its_actions_only_as_spelled() -> None:
+    cls = GAMES["luegenbeutel"].match_class
+    assert cls.parse("lay:7") == Lay("7") and cls.parse("skip:A") == Skip("A")
+    assert cls.parse("pass") == Pass() and cls.parse("end") == End()
+    assert cls.parse("accept") == Accept()
+    assert cls.parse("challenge:3") == Challenge(3) and cls.parse("challenge:12") == Challenge(12)
+    assert cls.parse("challenge:all") == Challenge("all")
+    assert cls.parse("challenge:0") == Challenge(0), "read; no such card is legality"
+    for bad in (
+        "challenge:03",
+        "challenge: 3",
+        "challenge:+3",
+        "challenge:x",
+        "challenge:",
+        "challenge",
+        "challenge:ALL",
+        "challenge:\u0663",
+        "lay",
+        "Pass",
+        "end ",
+        "accept:1",
+    ):
+        with pytest.raises(IllegalAction):
+            cls.parse(bad)
+
+
+def _luegenbeutel_window(reveal_all: bool = False) -> tuple[Match, int, int]:
+    """A match with a turn open to challenge: (match, the seat up next, a challenger
+    that is neither)."""
+    m = new_match("luegenbeutel", 3, {"dealer": 0, "reveal_all": reveal_all}, seed=4)
+    seat = next(iter(m.to_act()))
+    m.apply(seat, m.legal_actions(seat)[0])  # lay a card
+    m.apply(seat, "end")
+    up = next(s for s in m.to_act() if m.must_act(s))
+    other = next(s for s in m.to_act() if s not in (seat, up))
+    return m, up, other
+
+
+def test_luegenbeutel_refuses_malformed_actions_with_the_same_reasons() -> None:
+    m, up, other = _luegenbeutel_window()
+    count = m.view(other)["stack"]["count"]
+    for bad in (
+        "challenge:x",
+        "challenge:",
+        "challenge",
+        "challenge:03",
+        "challenge:0",
+        f"challenge:{count + 1}",
+        "challenge:all",
+    ):
+        assert _refusal(m, other, bad) == f"choose a card from 1 to {count}"
+    liar = m.view(other)["stack"]["seat"]
+    assert _refusal(m, liar, "challenge:1") == "you cannot challenge your own turn"
+    assert _refusal(m, up, "accept") == "there is nothing to accept: just play on"
+    assert _refusal(m, up, "accept:1") == "there is nothing to accept: just play on"
+    assert _refusal(m, up, "lay") == "you do not hold ''"
+    assert _refusal(m, up, "lay:Z") == "you do not hold 'Z'"
+    assert _refusal(m, up, "skip") == "you do not hold ''"
+    assert _refusal(m, up, "end") == "lay a card, skip or pass first"
+    assert _refusal(m, up, "pass:x") == "'pass:x' is not allowed now"
+    assert _refusal(m, up, "Lay:7") == "'Lay:7' is not allowed now"
+    assert _refusal(m, other, "lay:7") == "it is not your turn"
+    assert _refusal(m, other, None) == "an action is a text such as 'play:EO'"
+    m, up, other = _luegenbeutel_window(reveal_all=True)
+    assert _refusal(m, other, "challenge:1") == (
+        "in this room a challenge turns over the whole turn: 'challenge:all'"
+    )

@@ -27,11 +27,10 @@ from app.bots.search.deal import Inconsistent, deal
 from app.bots.search.history import History
 from app.games import Match, Trick, Unseen
 from app.games.actions import Action, Exchange
-from app.games.mauscheln import MauschelnMatch
+from app.games.mauscheln import WORDS, MauschelnMatch
 
 DISAGREE = 0.1  # how likely a world stays in whose seats spoke otherwise than the model
 WORLD_TRIES = 40  # draws per world while looking for one the model agrees with
-WORDS = ("knock", "bidding", "joining")  # the phases whose words are replayed
 
 
 @dataclass
@@ -69,7 +68,7 @@ def agrees(position: Position, hidden: dict[str, list[str]], rng: random.Random)
         return True  # the hands as dealt are gone: no opinion
     for _ in range(4 * match.players):
         phase = match.phase
-        if phase not in WORDS:
+        if phase not in WORDS:  # the phases of speaking: their words are replayed
             return True
         turn = next(iter(match.to_act()))
         word = _said(view, phase, turn)
