@@ -6,8 +6,8 @@ Every module ``app/bots/<game>.py`` named after a game of ``app.games.GAMES`` is
 that game's house bot: its ``decide(view, legal, rng)`` on the typed actions
 (``Match.legal``; a search's playouts ask it), ``choose(view, legal, rng)``, the same
 asked with the room's strings and answering one, and, for a game with moves a seat
-may make but need not, ``optional(view, legal, rng)``. They are found here; nothing
-lists them."""
+may make but need not, ``decide_optional`` and ``optional`` (the same pair). They are
+found here; nothing lists them."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from app.games.actions import Action
 Policy = Callable[[dict[str, Any], list[str], random.Random], str]
 Optional = Callable[[dict[str, Any], list[str], random.Random], str | None]
 Decision = Callable[[dict[str, Any], list[Action], random.Random], Action]
+OptionalDecision = Callable[[dict[str, Any], list[Action], random.Random], Action | None]
 
 POLICIES: dict[str, Policy] = {}
 DECISIONS: dict[str, Decision] = {}  # the same bots on typed actions
@@ -40,6 +41,7 @@ BOT_NAMES = ["Alois", "Burgl", "Kathi", "Girgl", "Wastl", "Zenzi", "Fonse", "Len
 # Policies for moves a seat may make but need not (calling the liar in another
 # player's challenge window): they answer an action or None to stay silent.
 OPTIONAL: dict[str, Optional] = {}
+OPTIONAL_DECISIONS: dict[str, OptionalDecision] = {}  # the same on typed actions
 
 
 def _discover() -> None:
@@ -52,6 +54,8 @@ def _discover() -> None:
             DECISIONS[found.name] = module.decide
         if hasattr(module, "optional"):
             OPTIONAL[found.name] = module.optional
+        if hasattr(module, "decide_optional"):
+            OPTIONAL_DECISIONS[found.name] = module.decide_optional
 
 
 _discover()
@@ -82,6 +86,14 @@ def decide_action(game: str, view: dict[str, Any], legal: list[Action],
     among ``legal``; the engine checks it when it is taken."""
     decide = DECISIONS.get(game)
     return decide(view, legal, rng) if decide else rng.choice(legal)
+
+
+def decide_optional_action(game: str, view: dict[str, Any], legal: list[Action],
+                           rng: random.Random) -> Action | None:
+    """:func:`choose_optional` on typed actions: an action of ``legal`` or None to
+    let the moment pass."""
+    decide = OPTIONAL_DECISIONS.get(game)
+    return decide(view, legal, rng) if decide else None
 
 
 def make_bot(kind: str, game: str, seed: int | None = None, budget_ms: float | None = 1000,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from app.games.actions import PLAYS, Action, Play
 from app.games.beutelschneider import (
     ADVENTURER,
     ASSASSIN,
@@ -34,6 +35,7 @@ from app.games.beutelschneider import (
     TrickState,
 )
 from app.games.cards import rank_of, suit_of
+from app.games.tricks import PARSER
 
 # What a card is still worth in hand for later tricks (a cost when it is spent now).
 TRUMP_KEEP = {GUARD: 3.0, ASSASSIN: 3.0, ADVENTURER: 3.5, COUNTESS: 3.5, SOVEREIGN: 5.0}
@@ -115,13 +117,19 @@ def _card_value(view: dict[str, Any], trick: TrickState, card: str,
     return hold * my_gain - (1.0 - hold) * rival * mine.points - keep
 
 
-def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    """The play with the best expected value for this seat (ties: the first)."""
-    cards = [a[5:] for a in legal if a.startswith("play:")]
+def decide(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """The play with the best expected value for this seat (ties: the first), among
+    ``legal`` (the engine's typed actions)."""
+    cards = [a.card for a in legal if isinstance(a, Play)]
     if not cards or "hand" not in view:
         return rng.choice(legal)
     unseen = _unseen(view)
     points = sum(POINTS_OF[c] for c in unseen)
     trick = TrickState([p["card"] for p in view["trick"]])
     best = max(cards, key=lambda c: _card_value(view, trick, c, unseen, points))
-    return "play:" + best
+    return PLAYS[best]
+
+
+def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    """:func:`decide` asked with the room's strings, answering one of them."""
+    return decide(view, PARSER.each(legal), rng).wire

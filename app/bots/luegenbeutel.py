@@ -42,13 +42,20 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
+from app.games.actions import Action, Challenge
 from app.games.base import DIE_SIDES
 from app.games.luegenbeutel import (
+    ACCEPT,
     AUSSETZEN,
     CARD_POINTS,
     DECK,
+    END,
+    LAY,
     LUEGENBEUTEL,
     NUMBERS,
+    PARSER,
+    PASS,
+    SKIP,
     is_true,
 )
 
@@ -154,9 +161,9 @@ def _claim_odds(count: int, held: int, claim: str, good: int, total: int
     return tuple(sum(joint[:i]) / whole for i in range(1, count + 1))
 
 
-def lie_chances(view: dict[str, Any]) -> dict[str, float]:
-    """For every challenge of the open turn ("1".."count", "all"): the chance that it
-    catches a lie, from this seat's view."""
+def lie_chances(view: dict[str, Any]) -> dict[int | str, float]:
+    """For every challenge of the open turn (its position: 1..count, "all"): the
+    chance that it catches a lie, from this seat's view."""
     stack = view["stack"]
     claim, count = stack["claim"], int(stack["count"])
     accused = view["challenge"]["accused"]
@@ -165,28 +172,28 @@ def lie_chances(view: dict[str, Any]) -> dict[str, float]:
         # a skip, or the card drawn by a pass: one card, and seldom a bluff
         p = good / max(total, 1)
         lie = DUMPERS * (1 - p) + (1 - DUMPERS) * SINGLE_CARD_LIE
-        return {str(i): lie for i in range(1, count + 1)} | {"all": lie}
+        return {i: lie for i in range(1, count + 1)} | {"all": lie}
     held = max(int(view["hand_counts"][accused]) + count, count)
     odds = _claim_odds(count, held, claim, good, total)
-    chances = {str(i): odds[i - 1] for i in range(1, count + 1)}
+    chances: dict[int | str, float] = {i: odds[i - 1] for i in range(1, count + 1)}
     chances["all"] = odds[-1]  # plausible play lays its true cards first
     return chances
 
 
-def _best_challenge(view: dict[str, Any], legal: list[str]) -> tuple[str, float]:
-    """The challenge with the highest expected value for this seat, and that value
-    (in cards: the accused's extra cards count at a weight, its own die fully)."""
+def _best_challenge(view: dict[str, Any], challenges: list[Challenge]
+                    ) -> tuple[Challenge, float]:
+    """Of ``challenges`` (at least one), the one with the highest expected value for
+    this seat, and that value (in cards: the accused's extra cards count at a
+    weight, its own die fully)."""
     chances = lie_chances(view)
     count = view["stack"]["count"]
     accused = view["challenge"]["accused"]
     players = view["players"]
     close = view["hand_counts"][accused] <= DANGER
     weight = 1.0 if players == 2 or close else 1.0 / (players - 1) + CATCH_BONUS
-    best, best_value = "", float("-inf")
-    for action in legal:
-        if not action.startswith("challenge:"):
-            continue
-        target = action.split(":", 1)[1]
+    best, best_value = challenges[0], float("-inf")
+    for action in challenges:
+        target = action.position
         lie = chances.get(target, 0.0)
         back = count if target == "all" else count - int(target) + 1
         value = lie * weight * (back + DIE_MEAN) - (1 - lie) * DIE_MEAN
@@ -195,17 +202,21 @@ def _best_challenge(view: dict[str, Any], legal: list[str]) -> tuple[str, float]
     return best, best_value
 
 
-def _round_end(view: dict[str, Any], legal: list[str]) -> str:
+def _challenges(legal: list[Action]) -> list[Challenge]:
+    return [a for a in legal if isinstance(a, Challenge)]
+
+
+def _round_end(view: dict[str, Any], legal: list[Action]) -> Action:
     """Someone emptied their hand: challenge or accept."""
-    challenges = [a for a in legal if a.startswith("challenge:")]
+    challenges = _challenges(legal)
     if not challenges:
         return legal[0]
     # the card most likely a lie: a catch keeps the round going, whatever comes back
     chances = lie_chances(view)
-    action = max(challenges, key=lambda a: chances[a.split(":", 1)[1]])
-    if "accept" not in legal:
+    action = max(challenges, key=lambda a: chances[a.position])
+    if ACCEPT not in legal:
         return action
-    lie = chances[action.split(":", 1)[1]]
+    lie = chances[action.position]
     seat, accused = view["seat"], view["challenge"]["accused"]
     mine = sum(CARD_POINTS[c] for c in view["hand"])
     counts = list(view["hand_counts"])
@@ -219,11 +230,11 @@ def _round_end(view: dict[str, Any], legal: list[str]) -> str:
     if view["scores"][accused] + at_stake >= view["target"]:
         at_stake *= MATCH_AT_STAKE
     cost = DIE_MEAN * AVERAGE_POINTS
-    return action if lie * at_stake > (1 - lie) * cost else "accept"
+    return action if lie * at_stake > (1 - lie) * cost else ACCEPT
 
 
 # ----- the turn ---------------------------------------------------------------------------
-def _lay(view: dict[str, Any], legal: set[str], rng: random.Random) -> str:
+def _lay(view: dict[str, Any], legal: set[Action], rng: random.Random) -> Action:
     """The turn itself: lay, skip, pass, or end."""
     hand: list[str] = view["hand"]
     number = str(view["number"])
@@ -232,27 +243,27 @@ def _lay(view: dict[str, Any], legal: set[str], rng: random.Random) -> str:
 
     if view["passed"]:
         drawn = view.get("drawn")
-        if drawn is not None and is_true(drawn, number) and "lay:" + drawn in legal:
-            return "lay:" + drawn
-        return "end"
+        if drawn is not None and is_true(drawn, number) and LAY[drawn] in legal:
+            return LAY[drawn]
+        return END
     if hand and all(is_true(c, number) for c in hand):
-        return "lay:" + hand[0]  # nothing but true cards: out with them all
+        return LAY[hand[0]]  # nothing but true cards: out with them all
     if laid < most_plausible(start, number):
         # true cards, as many as the table may believe: the number's, then Jokers
         true = [c for c in hand if is_true(c, number)]
         if true:
-            return "lay:" + min(true, key=lambda c: c != number)
+            return LAY[min(true, key=lambda c: c != number)]
     if laid:
         # the true cards are down: one more lie now and then, while the table may
         # believe the claim, and never the last card
         if may_lie(laid + 1, start, number) and rng.random() < LIE_RATE:
-            return "lay:" + lie_card(hand, number)
-        return "end"
-    if AUSSETZEN in hand and "skip:" + AUSSETZEN in legal:
-        return "skip:" + AUSSETZEN
+            return LAY[lie_card(hand, number)]
+        return END
+    if AUSSETZEN in hand and SKIP[AUSSETZEN] in legal:
+        return SKIP[AUSSETZEN]
     if len(hand) > 1 and rng.random() < BLUFF_RATE:
-        return "lay:" + lie_card(hand, number)
-    return "pass"
+        return LAY[lie_card(hand, number)]
+    return PASS
 
 
 def lie_card(hand: list[str], number: str) -> str:
@@ -271,11 +282,12 @@ def lie_card(hand: list[str], number: str) -> str:
     return spare[0] if spare else hand[0]
 
 
-def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    """Challenge when it pays, otherwise take the turn (truthfully if possible)."""
+def decide(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """Challenge when it pays, otherwise take the turn (truthfully if possible); one
+    of ``legal`` (the engine's typed actions)."""
     if "hand" not in view:
         return rng.choice(legal)
-    challenges = [a for a in legal if a.startswith("challenge:")]
+    challenges = _challenges(legal)
     if view["phase"] == "challenge":
         return _round_end(view, legal)
     turn = set(legal) - set(challenges)
@@ -285,19 +297,31 @@ def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
             return action  # with no turn of its own, any answer is a challenge
     if not turn:
         return rng.choice(legal)
-    action = _lay(view, turn, rng)
-    return action if action in turn else sorted(turn)[0]
+    chosen = _lay(view, turn, rng)
+    return chosen if chosen in turn else min(turn, key=lambda a: a.wire)
 
 
-def optional(view: dict[str, Any], legal: list[str], rng: random.Random) -> str | None:
+def decide_optional(view: dict[str, Any], legal: list[Action],
+                    rng: random.Random) -> Action | None:
     """For a seat that may call the liar but need not: a challenge when it pays,
     ``accept`` or a challenge at the end of a round, else None (stay silent)."""
     if "hand" not in view or not legal:
         return None
     if view["phase"] == "challenge":
         return _round_end(view, legal)
-    challenges = [a for a in legal if a.startswith("challenge:")]
+    challenges = _challenges(legal)
     if not challenges:
         return None
     action, value = _best_challenge(view, challenges)
     return action if value > 0 else None
+
+
+def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    """:func:`decide` asked with the room's strings, answering one of them."""
+    return decide(view, PARSER.each(legal), rng).wire
+
+
+def optional(view: dict[str, Any], legal: list[str], rng: random.Random) -> str | None:
+    """:func:`decide_optional` asked with the room's strings."""
+    action = decide_optional(view, PARSER.each(legal), rng)
+    return None if action is None else action.wire

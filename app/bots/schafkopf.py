@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from app.games.actions import PLAYS, Action, Play
 from app.games.schafkopf import (
     SIDE_ORDER,
     TRUMP_ORDER,
@@ -14,7 +15,7 @@ from app.games.schafkopf import (
     card_strength,
     sort_hand,
 )
-from app.games.tricks import winning_index
+from app.games.tricks import PARSER, winning_index
 
 SURE_TRUMPS = tuple(TRUMP_ORDER[:2])  # the two highest trump ranks (Ober, Unter)
 SIDE_ACE = SIDE_ORDER[0]  # the highest side card (the Ace)
@@ -37,7 +38,13 @@ def _winner(trick: list[dict[str, Any]], trump: str) -> tuple[int, str]:
 
 
 def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-    cards = [a[5:] for a in legal if a.startswith("play:")]
+    """:func:`decide` asked with the room's strings, answering one of them."""
+    return decide(view, PARSER.each(legal), rng).wire
+
+
+def decide(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """The bot's play among ``legal`` (the engine's typed actions)."""
+    cards = [a.card for a in legal if isinstance(a, Play)]
     if not cards:
         return rng.choice(legal)
     trump = view["trump"]
@@ -45,8 +52,8 @@ def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
     partner = partner_in(view)
     players = view["players"]
 
-    def play(card: str) -> str:
-        return "play:" + card
+    def play(card: str) -> Action:
+        return PLAYS[card]
 
     def cheapest(options: list[str]) -> str:
         place = {c: i for i, c in enumerate(sort_hand(options, trump))}

@@ -21,10 +21,15 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Action:
     """The base of every typed action. ``wire`` is the string that spells it, made
-    once when the action is made (a legal list is spelled out at every turn)."""
+    once when the action is made (a legal list is spelled out at every turn).
+
+    Two actions are equal when they are of one kind and spell the same string (its
+    fields, read back); they hash as their string. Written here once for every kind
+    (``eq=False`` on each): a bot's sets of actions and a check against a legal list
+    compare strings whose hashes are kept, not tuples of fields."""
 
     wire: str = field(init=False, repr=False, compare=False)
 
@@ -37,13 +42,19 @@ class Action:
     def __str__(self) -> str:
         return self.wire
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and other.wire == self.wire)
+
+    def __hash__(self) -> int:
+        return hash(self.wire)
+
     @classmethod
     def read(cls, text: str) -> Action | None:
         """The action of this kind that ``text`` spells, or None."""
         raise NotImplementedError
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Carded(Action):
     """An action that names one card: ``<prefix><card>``."""
 
@@ -58,7 +69,7 @@ class _Carded(Action):
         return cls(text[len(cls.prefix) :]) if text.startswith(cls.prefix) else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Said(Action):
     """A decision with a yes and a no word (``yes_no``): ``yes`` says which."""
 
@@ -75,7 +86,7 @@ class _Said(Action):
 
 
 # ----- trick play (every game but Lügenbeutel) ------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Play(_Carded):
     """``play:<card>``: play a card to the trick."""
 
@@ -106,21 +117,21 @@ PLAY_WIRES = PlayWires()
 
 
 # ----- Mauscheln's words and the exchange ------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Knock(_Said):
     """``knock`` (yes) / ``no_knock``: the dealer's blind decision on a turned-up Ace."""
 
     yes_no: ClassVar[tuple[str, str]] = ("knock", "no_knock")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Bid(_Said):
     """``mauschel`` (yes) / ``pass``: play the deal as sneaker, or not."""
 
     yes_no: ClassVar[tuple[str, str]] = ("mauschel", "pass")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Answer(_Said):
     """``join`` (yes) / ``fold``: play along against the sneaker, or not."""
 
@@ -132,7 +143,7 @@ MAUSCHEL, PASS_BID = Bid(True), Bid(False)
 JOIN, FOLD = Answer(True), Answer(False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Exchange(Action):
     """``exchange:<c1>,<c2>,...``: discard these cards (in hand order) and draw as
     many; ``exchange:`` discards nothing."""
@@ -157,21 +168,21 @@ class Exchange(Action):
 
 
 # ----- Lügenbeutel -----------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Lay(_Carded):
     """``lay:<card>``: lay one card face down, claimed as the required number."""
 
     prefix: ClassVar[str] = "lay:"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Skip(_Carded):
     """``skip:<card>``: lay one card claimed as Aussetzen; the whole turn."""
 
     prefix: ClassVar[str] = "skip:"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Word(Action):
     """An action that is one fixed word."""
 
@@ -185,28 +196,28 @@ class _Word(Action):
         return cls() if text == cls.word else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Pass(_Word):
     """``pass``: draw one card instead of laying."""
 
     word: ClassVar[str] = "pass"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class End(_Word):
     """``end``: close the turn."""
 
     word: ClassVar[str] = "end"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Accept(_Word):
     """``accept``: let an emptied hand win the round (no challenge)."""
 
     word: ClassVar[str] = "accept"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Challenge(Action):
     """``challenge:<i>`` (the i-th card of the open turn, from 1) or ``challenge:all``
     (the whole turn, in the ``reveal_all`` variant)."""
@@ -231,7 +242,7 @@ class Challenge(Action):
 
 
 # ----- the classic Schafkopf's auction and doublings ----------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Speak(_Said):
     """``bid`` (yes, "Ich spiel") / ``pass`` ("weiter"): whether the seat would play;
     when the bidders name their game, ``pass`` withdraws."""
@@ -239,7 +250,7 @@ class Speak(_Said):
     yes_no: ClassVar[tuple[str, str]] = ("bid", "pass")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Named(Action):
     """An action that names one thing that is not a card (a game, a suit):
     ``<prefix><name>``. Like a card, any text is read as the name; whether it names
@@ -256,7 +267,7 @@ class _Named(Action):
         return cls(text[len(cls.prefix) :]) if text.startswith(cls.prefix) else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class NameGame(_Named):
     """``class:<game>``: name a class of game in the auction (``rufspiel``, ``wenz``,
     ``geier``, ``solo``, ``wenz_tout``, ``geier_tout``, ``solo_tout``)."""
@@ -264,28 +275,28 @@ class NameGame(_Named):
     prefix: ClassVar[str] = "class:"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class CallSau(_Named):
     """``call:<suit>``: the declarer of a Rufspiel calls the Sau of that suit."""
 
     prefix: ClassVar[str] = "call:"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ChooseTrump(_Named):
     """``trump:<suit>``: the declarer of a Farbsolo chooses the trump suit."""
 
     prefix: ClassVar[str] = "trump:"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Kontra(_Word):
     """``kontra``: an opponent of the declaring party doubles the deal's value."""
 
     word: ClassVar[str] = "kontra"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Retour(_Word):
     """``retour``: the declaring party doubles a Kontra'd deal's value again."""
 

@@ -11,6 +11,7 @@ from app.games.base import FLAT, N_, NESTED, Match, Parser, Reason, Trick, Unsee
 from app.games.cards import suit_of
 
 CARD_SHOWN_MAX = 20  # a card code that is not held is quoted back at most this long
+PARSER = Parser(Play)  # play:<card>, the one action of trick play
 
 
 def follow_suit(
@@ -63,7 +64,7 @@ class TrickGame(Match):
 
     suit_names: ClassVar[dict[str, str]] = {}  # suit letter -> name in a message
     play_phase: ClassVar[str] = "play"
-    parser: ClassVar[Parser] = Parser(Play)  # play:<card>, the one action of trick play
+    parser: ClassVar[Parser] = PARSER
     spells: ClassVar[bool] = True  # the plays (_spelled)
     copy_plan: ClassVar[dict[str, str]] = {
         **Match.copy_plan,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 from app.games import GAMES
+from app.games.actions import Accept, Challenge
 from app.rooms.errors import Illegal
 from app.rooms.events import RoomEvents, Spawn
 from app.rooms.room import Room
@@ -34,7 +35,7 @@ class ChallengeWindows:
     def held_back(room: Room, action: str) -> float:
         """How long the next player's own move must still wait so that everybody had
         the window to challenge (challenges and accepts never wait)."""
-        if action.startswith("challenge:") or action == "accept":
+        if isinstance(GAMES[room.game].match_class.parser.read(action), (Challenge, Accept)):
             return 0.0
         return room.window_left()
 
@@ -67,12 +68,13 @@ class ChallengeWindows:
             match = room.match
             if match is None or room.window_id != window_id or match.phase != "challenge":
                 return
+            accept = Accept().wire
             for seat in sorted(match.to_act()):
                 current = room.match  # each accept replaces the room's match
                 if (current is not None and current.phase == "challenge"
-                        and "accept" in current.legal_actions(seat)):
+                        and accept in current.legal_actions(seat)):
                     try:
-                        await self._events.apply_locked(room, seat, "accept")
+                        await self._events.apply_locked(room, seat, accept)
                     except Illegal:  # the room stopped (it says why); nothing to accept
                         return
         self._events.window_closed(room)

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games import GAMES
+from app.games.actions import Lay
+
 Play = tuple[int, str]
 
 
@@ -74,9 +77,12 @@ class History:
             self.laid = []
 
     def note_action(self, view: dict[str, Any], action: str) -> None:
-        """Remember this seat's own face-down card (Lügenbeutel ``lay:``)."""
-        if action.startswith("lay:") and len(self.laid) == int(view.get("laid") or 0):
-            self.laid.append(action[4:])
+        """Remember this seat's own face-down card (Lügenbeutel's Lay), from the
+        action string it answered (read by its game)."""
+        info = GAMES.get(str(view.get("game")))
+        typed = info.match_class.parser.read(action) if info is not None else None
+        if isinstance(typed, Lay) and len(self.laid) == int(view.get("laid") or 0):
+            self.laid.append(typed.card)
 
     def deal_tricks(self, view: dict[str, Any]) -> list[list[Play]] | None:
         """Every finished trick of the deal in order, or None if one was missed."""

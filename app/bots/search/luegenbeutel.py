@@ -38,13 +38,15 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from app.bots import choose_action, choose_optional
+from app.bots import choose_action, choose_optional, decide_action, decide_optional_action
 from app.bots import luegenbeutel as heuristic
 from app.bots.search.core import DEAL_END, World
 from app.bots.search.deal import Inconsistent, deal
 from app.bots.search.history import History
 from app.games import Match, Unseen
+from app.games.actions import Lay, Skip
 from app.games.luegenbeutel import (
+    ACCEPT,
     NUMBERS,
     LuegenbeutelMatch,
     hand_points,
@@ -177,21 +179,21 @@ def step(match: LuegenbeutelMatch, rng: random.Random, silent: int | None,
         if match.phase == "challenge":  # a round's end: the first to answer settles it
             for s in _clockwise_from(accused, match.players):
                 if s in may:
-                    answer = choose_optional(GAME, match.view(s), match.legal_actions(s), rng)
-                    return match.simulate(s, answer or "accept")
+                    answer = decide_optional_action(GAME, match.view(s), match.legal(s), rng)
+                    return match.simulate(s, answer or ACCEPT)
         if polled[0] != window:
             polled[0] = window
             for s in _clockwise_from(accused, match.players):
                 if s in (match.turn, silent, accused):
                     continue
-                answer = choose_optional(GAME, match.view(s), match.legal_actions(s), rng)
+                answer = decide_optional_action(GAME, match.view(s), match.legal(s), rng)
                 if answer is not None:
                     return match.simulate(s, answer)
     seat = match.turn
     assert seat is not None
-    legal = match.legal_actions(seat)
+    legal = match.legal(seat)
     return match.simulate(seat, legal[0] if len(legal) == 1
-                          else choose_action(GAME, match.view(seat), legal, rng))
+                          else decide_action(GAME, match.view(seat), legal, rng))
 
 
 def expected_gains(match: LuegenbeutelMatch) -> list[float]:
@@ -274,11 +276,11 @@ def candidate_actions(view: dict[str, Any], legal: list[str]) -> list[str]:
     lie = heuristic.lie_card(hand, number) if hand else None
     keep: list[str] = []
     for action in legal:
-        kind, _, card = action.partition(":")
-        if kind == "lay" and not is_true(card, number) and not may_lie:
+        typed = None if action == SILENT else LuegenbeutelMatch.parse(action)
+        if isinstance(typed, Lay) and not is_true(typed.card, number) and not may_lie:
             continue
-        if len(legal) > 6 and kind in ("lay", "skip") and card in NUMBERS and card != number \
-                and card != lie:
+        if len(legal) > 6 and isinstance(typed, (Lay, Skip)) and typed.card in NUMBERS \
+                and typed.card != number and typed.card != lie:
             continue
         keep.append(action)
     return keep

@@ -18,11 +18,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from app.bots import choose_action
+from app.bots import choose_action, decide_action
 from app.bots.search.core import DEAL_END, World
 from app.bots.search.deal import Inconsistent, deal
 from app.bots.search.history import History
 from app.games import Match, Trick, Unseen
+from app.games.actions import PLAYS, Action
 from app.games.tricks import TrickGame
 
 
@@ -41,18 +42,19 @@ class Position:
         return int(self.view["seat"])
 
 
-def play_out(match: Match, game: str, seat: int, action: str,
+def play_out(match: Match, game: str, seat: int, action: Action | str,
              rng: random.Random) -> dict[str, Any]:
-    """``seat`` takes ``action``, then the house heuristic plays every seat until
-    the deal in progress ends; returns its ``deal_end`` event."""
+    """``seat`` takes ``action`` (typed, or the room's string), then the house
+    heuristic plays every seat on typed actions until the deal in progress ends;
+    returns its ``deal_end`` event."""
     events = match.simulate(seat, action)
     for _ in range(10_000):
         for event in events:
             if event["type"] == DEAL_END:
                 return event
         turn = next(iter(match.to_act()))
-        legal = match.legal_actions(turn)
-        choice = legal[0] if len(legal) == 1 else choose_action(
+        legal = match.legal(turn)
+        choice = legal[0] if len(legal) == 1 else decide_action(
             game, match.view(turn), legal, rng)
         events = match.simulate(turn, choice)
     raise RuntimeError("a deal did not end")
@@ -91,10 +93,10 @@ class TrickSearch:
         disagreed = 0
         for trick in position.plays:
             for s, card in trick:
-                action = "play:" + card
+                action = PLAYS[card]
                 if s != position.seat:
-                    legal = match.legal_actions(s)
-                    if len(legal) > 1 and choose_action(
+                    legal = match.legal(s)
+                    if len(legal) > 1 and decide_action(
                             self.name, match.view(s), legal, rng) != action:
                         disagreed += 1
                         if disagreed > limit:
