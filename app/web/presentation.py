@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.games.actions import Action, Exchange, Play
 from app.i18n import N_, _, ngettext
 from app.web.assets import assets, static_url
 
@@ -76,11 +77,11 @@ def _no_sentence(event: Event, names: list[str]) -> str | None:
 Buttons = tuple[tuple[str, ...], tuple[str, ...]]
 
 
-def trick_game_buttons(legal: list[str]) -> Buttons:
-    """The row of action buttons of most games: every legal action but the cards
-    (played from the hand) and the exchange (a form on the hand), the first one drawn
-    as the main choice."""
-    shown = tuple(a for a in legal if not a.startswith(("play:", "exchange:")))
+def trick_game_buttons(legal: list[Action]) -> Buttons:
+    """The row of action buttons of most games (of the seat's typed legal actions,
+    their strings): every legal action but the cards (played from the hand) and the
+    exchange (a form on the hand), the first one drawn as the main choice."""
+    shown = tuple(a.wire for a in legal if not isinstance(a, (Play, Exchange)))
     return shown, shown[:1]
 
 
@@ -168,7 +169,7 @@ class Presentation:
     action_labels: Mapping[str, str] = field(default_factory=dict)
     #: the seat's legal actions drawn as the row of buttons under the table, and those
     #: of them drawn as the main choice (``table/actions.html``)
-    buttons: Callable[[list[str]], Buttons] = trick_game_buttons
+    buttons: Callable[[list[Action]], Buttons] = trick_game_buttons
     #: one public event of this game as a replay sentence; None leaves the event to
     #: the shared sentences (play, trick, deal, deal_end, match_end), "" says nothing
     sentence: Callable[[Event, list[str]], str | None] = _no_sentence

@@ -29,6 +29,7 @@ from markupsafe import Markup
 from app import i18n
 from app.config import get_settings
 from app.games import GAMES
+from app.games.actions import Action, Challenge, Exchange, Lay, Play, Skip
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
 from app.rooms.table_state import seat_state, table_state
@@ -257,15 +258,23 @@ def table_chart(room: Any, names: list[str | None], measure: str, table: bool) -
 on_change.append(_chart.cache_clear)
 
 
-def _with_prefix(values: list[str], *prefixes: str) -> list[str]:
-    """``{{ legal | with_prefix("lay:") }}``: the actions that start with one of the
-    prefixes (Jinja2's ``select`` with a test looks the test up on every call)."""
-    return [v for v in values if v.startswith(prefixes)]
+def _of_kind(values: list[str], kind: type[Action]) -> list[Action]:
+    """``{{ legal | of_kind(Exchange) }}``: the legal actions of one kind, typed (each
+    kind reads its own spelling)."""
+    return [a for a in map(kind.read, values) if a is not None]
 
 
-def _without_prefix(values: list[str], *prefixes: str) -> list[str]:
-    """``{{ legal | without_prefix("play:") }}``: the others."""
-    return [v for v in values if not v.startswith(prefixes)]
+def _by_card(values: list[str], kind: type[Lay | Skip | Play]) -> dict[str, str]:
+    """``{{ legal | by_card(Lay) }}``: the card each legal action of a kind that names
+    one names, and the action's string (what a button on that card sends)."""
+    return {a.card: a.wire for a in _of_kind(values, kind) if isinstance(a, kind)}
+
+
+def _by_position(values: list[str]) -> dict[int | str, str]:
+    """``{{ legal | by_position }}``: each legal challenge's position (1.., "all") and
+    its string."""
+    return {a.position: a.wire for a in _of_kind(values, Challenge)
+            if isinstance(a, Challenge)}
 
 
 def _among(values: list[str], wanted: list[str]) -> list[str]:
@@ -279,9 +288,12 @@ env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presen
                    is_trump=is_trump, card_badge=card_badge,
                    action_label=action_label, vals=_vals, language=i18n.get_language,
                    LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart,
-                   table_chart=table_chart, static_url=static_url, together=together)
-env.filters.update(tr=_translate, with_prefix=_with_prefix, without_prefix=_without_prefix,
-                   among=_among, number=i18n.format_number, signed=i18n.format_signed,
+                   table_chart=table_chart, static_url=static_url, together=together,
+                   # the kinds of action a template picks from the legal ones (of_kind)
+                   Exchange=Exchange, Lay=Lay, Skip=Skip)
+env.filters.update(tr=_translate, of_kind=_of_kind, by_card=_by_card,
+                   by_position=_by_position, among=_among,
+                   number=i18n.format_number, signed=i18n.format_signed,
                    datetime=i18n.format_datetime, date=i18n.format_date,
                    timedelta=i18n.format_timedelta)
 
@@ -450,11 +462,12 @@ def table_context(room: Room, seat: int | None, is_host: bool,
     shared = room_context(room, fresh)
     own = seat_state(room, seat, shared["holding"], shared["status"])
     view, legal, my_turn = own.view, own.legal, own.my_turn
+    actions = shared["info"].match_class.parser.each(legal)  # typed, read once each
     title = f"{shared['info'].title} · Stammtisch"
     return {
         **shared, "seat": seat, "is_host": is_host, "view": view, "legal": legal,
-        "buttons": shared["P"].buttons(legal),
-        "playable": {a[5:]: a for a in legal if a.startswith("play:")},
+        "buttons": shared["P"].buttons(actions),
+        "playable": {a.card: a.wire for a in actions if isinstance(a, Play)},
         **rematch_context(room, is_host),
         # the seat's turn in the view, and what the turn signal keys a new turn by
         "at_turn": seat is not None and view.get("turn") == seat,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.games.actions import Accept, Action, End, Pass
 from app.games.luegenbeutel import COPIES
 from app.i18n import N_, _
 from app.web.presentation import Event, Face, Presentation, Reads, facts, seat_name
@@ -85,11 +86,11 @@ def sentence(event: Event, names: list[str]) -> str | None:
     return None
 
 
-def buttons(legal: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def buttons(legal: list[Action]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Ending the turn, passing and letting a claim stand are buttons; laying and
     skipping are done on the hand, calling the liar on the stack."""
-    shown = tuple(a for a in legal if a in ("end", "pass", "accept"))
-    return shown, tuple(a for a in shown if a in ("end", "accept"))
+    shown = tuple(a.wire for a in legal if isinstance(a, (End, Pass, Accept)))
+    return shown, tuple(a.wire for a in legal if isinstance(a, (End, Accept)))
 
 
 PRESENTATION = Presentation(

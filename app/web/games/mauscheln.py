@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.games import NOBODY_PLAYS_ON
+from app.games.actions import Exchange
 from app.games.mauscheln import BELLI, WELI
 from app.games.mauscheln import RANKS as DECK_RANKS
 from app.games.mauscheln import SUITS as DECK_SUITS
@@ -125,7 +126,7 @@ def exchange_action(form: Mapping[str, Any], view: View) -> str:
     hand = view.get("hand", [])
     if any(c not in hand for c in picked):
         raise FormError(_("You can only swap cards from your own hand."))
-    return "exchange:" + ",".join(c for c in hand if c in picked)
+    return Exchange.spell([c for c in hand if c in picked])
 
 
 def shows_trick(view: View) -> dict[str, bool]:
