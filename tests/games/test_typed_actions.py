@@ -61,6 +61,19 @@ def _positions(
             m.apply(seat, rng.choice(m.legal_actions(seat)))
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_registered_game_spells_exactly_its_typed_legal_actions(game: str) -> None:
+    """legal_actions (spelled by the game where it can, ``_spelled``) is the spelling
+    of legal() at every position, for every seat: a game that lists more than a
+    spelled list holds is caught (a trick game with actions beside its plays must
+    spell them too, or say ``spells = False``)."""
+    info = GAMES[game]
+    for players in sorted({info.min_players, info.max_players}):
+        for m, _ in _positions(game, players, {}, seeds=2, steps=300):
+            for seat in range(m.players):
+                assert m.legal_actions(seat) == [a.wire for a in m.legal(seat)]
+
+
 @pytest.mark.parametrize(("game", "players", "options"), TABLES, ids=IDS)
 def test_every_legal_action_reads_as_a_typed_action_that_spells_it(
     game: str, players: int, options: dict[str, Any]
