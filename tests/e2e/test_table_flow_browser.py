@@ -258,7 +258,10 @@ def test_the_host_kicks_a_seat_and_somebody_takes_it_over(
     assert "(you)" not in bert.inner_text("#seats")
     assert bert.evaluate("getComputedStyle(document.querySelector('.felt-wrap'))"
                          ".getPropertyValue('--me').trim()") == "0"
+    for s in range(4):  # the ring drawn again for a spectator has settled
+        bert.locator(f'.plate[data-seat="{s}"]').wait_for(state="visible")
     box = {s: bert.locator(f'.plate[data-seat="{s}"]').bounding_box() for s in range(4)}
+    assert all(box.values()), box
     assert max(box, key=lambda s: box[s]["y"]) == 0, "seat 0 at the bottom"
     anna.wait_for_selector('.plate[data-seat="1"] .tag.stand-in')
     anna.screenshot(path=str(shots / "seat-released-desktop.png"), full_page=True)
