@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup
@@ -52,10 +52,10 @@ class Fragment:
     id: str
     names: tuple[str, ...]
     game: bool = False
+    template: str = field(init=False)
 
-    @property
-    def template(self) -> str:
-        return f"table/fragments/{self.id.replace('-', '_')}.html"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "template", f"table/fragments/{self.id.replace('-', '_')}.html")
 
 
 # the names of what a game's own template inside a fragment may read besides its
@@ -68,7 +68,7 @@ FRAGMENTS: tuple[Fragment, ...] = (
     Fragment("seats", ("room",)),  # and its plates (PLATE)
     Fragment("board", (*GAME, "hold", "holding", "info", "room", "status", "teams",
                        "viewer_free"), game=True),
-    Fragment("status", (*GAME, "at_turn", "hold", "holding", "is_host", "nobody_plays_on",
+    Fragment("status", (*GAME, "at_turn", "hold", "holding", "host_setup", "nobody_plays_on",
                         "pause_ms", "released", "room", "status", "waiting_for", "watching"),
              game=True),
     Fragment("actions", (*GAME, "buttons", "holding", "nobody_plays_on", "queued", "seat",
@@ -84,7 +84,7 @@ FRAGMENTS: tuple[Fragment, ...] = (
 FRAGMENT_IDS = tuple(f.id for f in FRAGMENTS)
 SEATS = "seats"
 # what a plate of the ring (``plate.html``) is drawn from, besides its Plate (``p``)
-PLATE = ("is_host", "status", "viewer_free")
+PLATE = ("host_setup", "viewer_free")
 PLATE_TEMPLATE = "table/fragments/plate.html"
 
 

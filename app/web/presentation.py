@@ -130,9 +130,24 @@ def trick_parts(*trump: str) -> tuple[Part, ...]:
     return (Part("trick", "table/trick.html",
                  Reads(view=("last_trick", "leader", "phase", "trick", *trump))),
             Part("trick-note", "table/trick_note.html",
-                 Reads(view=("last_trick", "phase", "trick", "turn"))),
+                 Reads(view=("last_trick",), derived=trick_won)),
             Part("last-trick", "table/last_trick.html",
-                 Reads(view=("last_trick", "trick", *trump))))
+                 Reads(view=("last_trick", *trump), derived=trick_open)))
+
+
+def trick_open(view: View) -> dict[str, bool]:
+    """``trick_open``: a trick is being played (the last one is folded away
+    meanwhile); not the trick itself, which changes with every card."""
+    return {"trick_open": bool(view.get("trick"))}
+
+
+def trick_won(view: View) -> dict[str, Any]:
+    """What the note under a won trick says: ``won`` (the trick lies won, nobody has
+    led the next), ``over`` (it was the match's last) and ``leads`` (who leads next,
+    while the note shows)."""
+    won = not view.get("trick") and bool(view.get("last_trick"))
+    over = view.get("phase") == "over"
+    return {"won": won, "over": over, "leads": view.get("turn") if won and not over else None}
 
 
 def facts(game: str, *view: str) -> tuple[Part, ...]:

@@ -475,6 +475,10 @@ def table_context(room: Room, seat: int | None, is_host: bool,
         "watching": seat is None,
         "stood_in": own.stood_in, "queued": own.queued,
         "my_turn": my_turn, "title": (TURN_MARK + title) if my_turn else title,
+        # the host's tools before the match (seat, remove a bot, swap, start): what
+        # the plates and the status read of being the host, so that host and guests
+        # share them once the match runs
+        "host_setup": is_host and shared["status"] == "waiting",
         "viewer_free": seat is None and room.match is None and bool(room.free_seats),
     }
 

@@ -409,3 +409,28 @@ def test_the_result_under_the_table_is_not_drawn_again_for_a_card_played(game: s
     for s in range(4):
         assert after[s]["result"] is first[s]["result"]
         assert after[s]["result"].html == render_fragments(room, s, False)["result"]
+
+
+def test_host_tools_before_the_match_and_one_ring_for_host_and_guests_during_it() -> None:
+    """Being the host shows on the plates and the status only before the match (seat
+    or remove a bot, start): once it runs, host and guests share both, drawn once."""
+    room = _room("schafkopf", 4, {}, seed=3)
+    match = room.match
+    room.match = None
+    room.seats[3] = Seat(index=3, name="Bot", token_hash="b", is_bot=True, level="easy")
+    room.changed()
+    cache = shared(room)
+    host, guest = cache.render(room, 0, True), cache.render(room, 1, False)
+    assert 'data-cmd="remove_bot" data-seat="3"' in host["seats"]
+    assert 'data-cmd="start"' in host["status"]
+    assert "remove_bot" not in guest["seats"] and 'data-cmd="start"' not in guest["status"]
+    assert "The host starts the match." in guest["status"]
+    room.match = match
+    room.version += 1
+    room.changed()
+    renders = cache.renders
+    host, guest = cache.render(room, 0, True), cache.render(room, 1, False)
+    assert "remove_bot" not in host["seats"] and host["seats"] == guest["seats"]
+    plates = cache.kept[("en", PLATE_TEMPLATE)]
+    assert len(plates) == 4  # one drawing per plate for host and guest alike
+    assert cache.renders - renders < 2 * (len(FRAGMENTS) + 4 + 3 + 1)
