@@ -410,10 +410,12 @@ MISSING = object()
 
 # The part of a table's context that is the same for every seat is worked out once
 # per moment of the room (between two of its announcements, ``Room.moment``). The
-# times left on its clocks are read then too; a moment that lasts is read again after
-# this long, so a late page never shows an old countdown.
+# times left on its clocks are read then too; a moment that lasts while a clock runs
+# is read again after this long, so a late page never shows an old countdown. Without
+# a running clock nothing in it changes within a moment: it is kept however long the
+# moment's pushes take (a busy server's pushes of one moment may take seconds).
 ROOM_CONTEXT_TTL = 0.25
-_room_contexts: weakref.WeakKeyDictionary[Room, tuple[int, float, dict[str, Any]]] = (
+_room_contexts: weakref.WeakKeyDictionary[Room, tuple[int, float | None, dict[str, Any]]] = (
     weakref.WeakKeyDictionary())
 
 
@@ -426,9 +428,11 @@ def room_context(room: Room, fresh: bool = False) -> dict[str, Any]:
     kept = _room_contexts.get(room)
     now = room.clock.now()
     if (not fresh and kept is not None and kept[0] == room.moment
-            and now - kept[1] < ROOM_CONTEXT_TTL):
+            and (kept[1] is None or now - kept[1] < ROOM_CONTEXT_TTL)):
         return kept[2]
     state = table_state(room)
+    ticking = bool(state.pause_ms or state.window_ms or state.clock_ms is not None
+                   or state.away_ms)
     facts = TableFacts.of(room)
     ctx = {
         "room": facts, "names": tuple(room.names()), "info": GAMES[room.game],
@@ -450,7 +454,7 @@ def room_context(room: Room, fresh: bool = False) -> dict[str, Any]:
             old = before.get(key, MISSING)
             if old is not value and old == value:
                 ctx[key] = old
-    _room_contexts[room] = (room.moment, now, ctx)
+    _room_contexts[room] = (room.moment, now if ticking else None, ctx)
     return ctx
 
 

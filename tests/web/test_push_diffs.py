@@ -22,7 +22,7 @@ from app.web.fragments import (
     render_fragments,
     shared,
 )
-from app.web.render import env
+from app.web.render import env, room_context
 from tests.conftest import Server
 from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import (
@@ -434,3 +434,23 @@ def test_host_tools_before_the_match_and_one_ring_for_host_and_guests_during_it(
     plates = cache.kept[("en", PLATE_TEMPLATE)]
     assert len(plates) == 4  # one drawing per plate for host and guest alike
     assert cache.renders - renders < 2 * (len(FRAGMENTS) + 4 + 3 + 1)
+
+
+def test_the_room_context_is_read_again_within_a_moment_only_while_a_clock_runs() -> None:
+    """A moment's pushes on a busy server may take seconds: without a running clock
+    the room's part of the context is worked out once for all of them; with the turn
+    clock running a late push shows the time left then, not at the moment's start."""
+    room = _room("schafkopf", 4, {}, seed=2)
+    room.present = {s: 1 for s in range(4)}  # everybody's socket is open: nobody away
+    room.changed()
+    first = room_context(room)
+    room.clock._now += 5.0  # seconds pass within one moment, nothing ticks
+    assert room_context(room) is first
+    room.changed()
+    room.turn_deadline, room.turn_version = room.clock.now() + 30.0, room.version
+    ticking = room_context(room)
+    assert ticking["clock_ms"] == 30_000
+    room.clock._now += 2.0
+    late = room_context(room)
+    assert late is not ticking and late["clock_ms"] == 28_000
+    assert room_context(room) is late  # read again only after ROOM_CONTEXT_TTL
