@@ -33,6 +33,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -40,7 +41,7 @@ from markupsafe import Markup
 from app import i18n
 from app.rooms.room import Room
 from app.web.presentation import Presentation, Reads
-from app.web.render import env, table_context
+from app.web.render import env, on_change, table_context
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +217,18 @@ def render_frame(room: Room, seat: int | None, is_host: bool) -> str:
 def render_notice(error: str | None) -> str:
     """The notice fragment alone (``room.error``, translated), as a push carries it:
     sent while the room's lock is held by a write that waits for the database
-    (app.rooms.recovery), when the rest of the table cannot be drawn."""
+    (app.rooms.recovery), when the rest of the table cannot be drawn. A slow
+    database holds up every table at once, and each of their sockets is sent the
+    same few notices: each is drawn once per language."""
+    return _notice(error, i18n.translations())
+
+
+@lru_cache(maxsize=64)
+def _notice(error: str | None, _catalogue: Any) -> str:
     return draw(FRAGMENTS[1].template, {"room": {"error": error}})
+
+
+on_change.append(_notice.cache_clear)
 
 
 class SharedFragments:
