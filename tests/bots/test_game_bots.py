@@ -17,7 +17,14 @@ from typing import Any
 
 import pytest
 
-from app.bots import POLICIES, beutelschneider, luegenbeutel, mauscheln, schafkopf
+from app.bots import (
+    POLICIES,
+    beutelschneider,
+    luegenbeutel,
+    mauscheln,
+    schafkopf,
+    schafkopf_classic,
+)
 from app.games import GAMES, Match, new_match
 from app.games import luegenbeutel as lb_engine
 from app.games import mauscheln as ms_engine
@@ -107,7 +114,8 @@ def test_bot_choice_depends_only_on_view_legal_actions_and_its_rng(game: str) ->
         m.apply(seat, first)
 
 
-@pytest.mark.parametrize("module", [beutelschneider, mauscheln, luegenbeutel])
+@pytest.mark.parametrize("module", [beutelschneider, mauscheln, luegenbeutel,
+                                    schafkopf_classic])
 def test_bot_imports_only_pure_helpers_never_a_match(module: Any) -> None:
     tree = ast.parse(inspect.getsource(module))
     for node in ast.walk(tree):
