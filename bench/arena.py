@@ -10,15 +10,17 @@ difference the bots make. Per board:
                 divided by the deals of the board
 
 in the game's own unit: Schafkopf units (X is one team), Beutelschneider and
-Lügenbeutel points, Mauscheln chips. Boards are independent, so the mean over
-boards comes with a Student-t 95 % confidence interval. In Lügenbeutel both runs
-also roll the same sequence of dice (stacked with the deal); the reshuffles follow
-the play.
+Lügenbeutel points, Mauscheln chips, the classic Schafkopf's cents. Boards are
+independent, so the mean over boards comes with a Student-t 95 % confidence
+interval. In Lügenbeutel both runs also roll the same sequence of dice (stacked
+with the deal); the reshuffles follow the play.
 
 Every seat gets its own bot (``app.bots.make_bot``), asked at each of its turns; in
 a Lügenbeutel challenge window the seats that may call the liar are asked first
-(``choose_optional``, clockwise from the accused), then the seat on turn. Decision
-times are taken for every decision with two or more legal actions.
+(``choose_optional``, clockwise from the accused), then the seat on turn; in the
+classic Schafkopf likewise the seats that may say Kontra or Retour off turn,
+clockwise from the seat on turn. Decision times are taken for every decision with
+two or more legal actions.
 
 Usage (from the repository root):
 
@@ -77,6 +79,8 @@ SETUPS: dict[str, tuple[dict[str, Any], int, str]] = {
     "beutelschneider": ({"target": 1000}, 2, "points"),
     "mauscheln": ({"chips": 40}, 6, "chips"),
     "luegenbeutel": ({"target": 10_000}, 1, "points"),
+    # never ends by itself (deals 0); a deal nobody plays counts as a deal here
+    "schafkopf_classic": ({"deals": 0}, 8, "cents"),
 }
 PAIRINGS = {"search-heuristic": ("search", "heuristic"),
             "heuristic-random": ("heuristic", "random"),
@@ -157,6 +161,16 @@ def _step(m: Match, bots: list[Any], times: dict[str, list[float]]) -> list[dict
         challenge = view0.get("challenge") or {}
         accused = challenge.get("accused")
         turn = view0.get("turn") if view0.get("phase") == "play" else None
+        if accused is None and turn is not None:
+            # seats that may say something but need not (the classic Schafkopf's
+            # Kontra and Retour): asked clockwise from the seat on turn, then it
+            for seat in sorted(seats, key=lambda s: (s - turn) % PLAYERS):
+                if seat != turn:
+                    answer = _timed(times, bots[seat], "choose_optional", m.view(seat),
+                                    m.legal_actions(seat))
+                    if answer is not None:
+                        return m.apply(seat, answer)
+            seats = [turn]
         if accused is not None:
             order = sorted(seats, key=lambda s: (s - accused) % PLAYERS)
             for seat in order:
@@ -290,7 +304,7 @@ def main() -> None:
     print(f"duplicate arena: {args.boards} boards per game and pairing, search budget "
           f"{args.budget_ms:.0f} ms, {args.jobs} job(s), {os.cpu_count()} cores, "
           f"load average {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}")
-    print(f"{'game':16s} {'pairing':22s} {'boards':>6s} {'deals':>6s}  "
+    print(f"{'game':17s} {'pairing':22s} {'boards':>6s} {'deals':>6s}  "
           f"{'mean advantage per deal [95% CI]':34s} {'time':>7s}")
     all_times: dict[str, list[float]] = {}
     executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
@@ -314,7 +328,7 @@ def main() -> None:
                 half = t_quantile(len(advantages) - 1) * sd / math.sqrt(len(advantages))
                 verdict = "above 0" if mean - half > 0 else "not above 0"
                 label = f"{kinds[0]} vs {kinds[1]}"
-                print(f"{game:16s} {label:22s} {len(advantages):6d} {played:6d}  "
+                print(f"{game:17s} {label:22s} {len(advantages):6d} {played:6d}  "
                       f"{mean:+8.3f} [{mean - half:+8.3f}, {mean + half:+8.3f}] {unit:6s} "
                       f"{time.perf_counter() - t0:6.0f}s  {verdict}", flush=True)
     finally:
