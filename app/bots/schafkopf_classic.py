@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from app.games import actions as kinds
@@ -58,10 +59,10 @@ LOW_TRUMP_WEIGHT = 1.25  # any trump below those
 SAU_WEIGHT = 1.5  # a side suit's top card
 FREE_SUIT_WEIGHT = 0.75  # a side suit the hand has no card of (it can trump it)
 
-# Rufspiel: at least four trumps and this much worth (two Obers, an Unter, a Herz
-# and a Sau make about 12)
+# Rufspiel: at least four trumps and this much worth (a Herz Ober, a Herz Unter, two
+# Herz and a Sau make about 9; two Obers, an Unter, a Herz and a Sau about 12)
 RUF_MIN_TRUMPS = 4
-RUF_WORTH = 10.0
+RUF_WORTH = 9.0
 # the solo games: with trumps only the Unters (Obers), a Wenz (Geier) wants at least
 # two of them, the top one or three, and few cards that lose
 WENZ_MIN_TRUMPS = 2
@@ -80,8 +81,8 @@ KONTRA_SOLO_HIGH = 2
 KONTRA_SOLO_TOP = 2  # trumps among the top ones (the Obers of a Farbsolo)
 KONTRA_WENZ_TRUMPS = 2
 KONTRA_SOLO_SAUEN = 1
-# Retour: the declarer with this much above what its game asks, the partner with a
-# hand worth a Rufspiel of its own
+# Retour: the declarer, or the partner of a Rufspiel, with this much above what the
+# game asks
 RETOUR_MARGIN = 3.0
 
 FAT_TRICK = 10  # card points on the table worth taking at once
@@ -111,15 +112,32 @@ class Hand:
         return worth + SAU_WEIGHT * self.sauen + FREE_SUIT_WEIGHT * self.free
 
 
-def side_order(layout: str, suit: str) -> list[str]:
-    """The cards of a side ``suit`` under ``layout``, strongest first (the engine's
-    strength of a card when that suit is led)."""
+def _side_order(layout: str, suit: str) -> list[str]:
     strength = STRENGTH[layout][suit]
     return sorted((c for c in SCHAFKOPF_DECK if SUIT_AS[layout][c] == suit),
                   key=lambda c: -strength[c])
 
 
+# SIDE_ORDERS[layout][suit]: the cards of a side suit under a layout, strongest first
+# (sorted by the engine's strength of a card when that suit is led; [] for the suit
+# whose cards are all trumps)
+SIDE_ORDERS = {layout: {suit: _side_order(layout, suit) for suit in SCHAFKOPF_SUITS}
+               for layout in SUIT_AS}
+
+
+def side_order(layout: str, suit: str) -> list[str]:
+    """The cards of a side ``suit`` under ``layout``, strongest first."""
+    return SIDE_ORDERS[layout][suit]
+
+
 def read_hand(hand: Sequence[str], layout: str) -> Hand:
+    """The hand under the trumps of ``layout`` (the auction asks the same hand under
+    every layout for every class, so a reading is kept a while)."""
+    return _read_hand(tuple(hand), layout)
+
+
+@lru_cache(maxsize=4096)
+def _read_hand(hand: tuple[str, ...], layout: str) -> Hand:
     order = TRUMPS[layout]
     trumps = [c for c in order if c in hand]
     top_run = 0
@@ -222,12 +240,12 @@ def kontra_fits(view: dict[str, Any]) -> bool:
 
 
 def retour_fits(view: dict[str, Any]) -> bool:
-    """The declaring party is comfortable: the declarer's hand is well above what its
-    game asks; the partner's would have played a Rufspiel itself."""
+    """The declaring party is comfortable: the hand of the declarer (or the partner)
+    is well above what its game asks."""
     hand, game = view["hand"], view["declared"]
     seen = read_hand(hand, _layout(view))
-    if view["seat"] != view["declarer"]:  # the partner
-        return len(seen.trumps) >= RUF_MIN_TRUMPS and seen.worth >= RUF_WORTH
+    if view["seat"] != view["declarer"]:  # the partner: as strong as the declarer
+        return len(seen.trumps) >= RUF_MIN_TRUMPS and seen.worth >= RUF_WORTH + RETOUR_MARGIN
     if game in TOUTS:
         return tout_sure(seen)
     if game == RUFSPIEL:
