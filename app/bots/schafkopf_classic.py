@@ -73,8 +73,8 @@ SOLO_MIN_TRUMPS = 6
 SOLO_WORTH = 15.0
 SOLO_MAX_LOSERS = 2
 
-# Kontra: an opponent with a hand it would have played a Rufspiel with, or against a
-# solo with this many trumps (the top of them high) and Sauen
+# Kontra: an opponent with a hand well above what a Rufspiel asks, or against a solo
+# with this many trumps (the top of them high) and Sauen
 KONTRA_RUF_WORTH = 12.0
 KONTRA_SOLO_TRUMPS = 4
 KONTRA_SOLO_HIGH = 2
@@ -93,7 +93,8 @@ SAFE_TRUMPS = 4  # a partner's trump among the top ones of the game wins the tri
 # ----- reading the hand -------------------------------------------------------------------
 @dataclass(frozen=True)
 class Hand:
-    """A hand seen under the trumps of one game (``layout``)."""
+    """A hand seen under the trumps of one game (``layout``); a reading is shared
+    (:func:`read_hand` keeps it) and never changed."""
 
     layout: str
     trumps: list[str]  # strongest first
