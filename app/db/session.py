@@ -164,6 +164,8 @@ class Database:
         self._local = threading.local()
         self._kept: list[Connection] = []
         self._kept_lock = threading.Lock()
+        # when the database thread took the group of steps it writes now (None: idle)
+        self._writing_since: float | None = None
 
     def run_sync(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
         """Run ``fn(session, **kwargs)`` in one transaction, on the calling thread.
@@ -282,8 +284,20 @@ class Database:
         whose caller gave up before the thread took the group is left out (None), as
         an executor job cancelled before it started never runs."""
         live = [w for w in group if not w.future.cancelled()]
-        done = dict(zip(map(id, live), self._write_live(live), strict=True))
+        self._writing_since = time.monotonic()
+        try:
+            done = dict(zip(map(id, live), self._write_live(live), strict=True))
+        finally:
+            self._writing_since = None
         return [done.get(id(w)) for w in group]
+
+    def write_held_s(self) -> float:
+        """How long the database thread has been writing the group of steps it holds
+        now (0: it writes none). A write that waits long while this stays small is
+        through, or not yet begun, and waits for the event loop, not the database
+        (a busy server)."""
+        since = self._writing_since
+        return 0.0 if since is None else max(0.0, time.monotonic() - since)
 
     def _write_live(self, group: list[_Write]) -> list[_Outcome]:
         if len(group) > 1:

@@ -2,8 +2,9 @@
 
 A step whose write waits longer than ``SLOW_WRITE_S`` (2 s on the room's clock: a
 lock held elsewhere, a database that hangs) shows the same notice on every seat's
-page while it waits (:meth:`DatabaseRecovery.watch`); it goes away when the write
-goes through.
+page while it waits (:meth:`DatabaseRecovery.watch`), if the database thread has
+been on its writes for ``HELD_S`` by then (a write answered late by a busy event loop
+is no database problem); it goes away when the write goes through.
 
 A step whose write failed with a transient error even after the retries of
 ``app.db.retry`` was not kept, and it was not shown (the pipeline swaps the new
@@ -36,7 +37,8 @@ RECONNECTING = N_("Reconnecting to the database… The table waits where it was 
 MOVE_NOT_KEPT = N_("The database is not answering, so your move was not kept. "
                    "The table carries on by itself as soon as it answers again.")
 FIRST_PAUSE_S, MAX_PAUSE_S = 0.5, 5.0
-SLOW_WRITE_S = 2.0  # a step's write that waits longer shows RECONNECTING meanwhile
+SLOW_WRITE_S = 2.0  # a step's write that waits longer shows RECONNECTING meanwhile,
+HELD_S = 1.0  # once the database has been on the writes it holds this long
 
 
 class DatabaseRecovery:
@@ -65,7 +67,7 @@ class DatabaseRecovery:
         """Around a step's write (the caller holds ``room.lock``): once it has waited
         ``SLOW_WRITE_S`` every seat's page says the table is reconnecting, until the
         write is through (or has failed: then :meth:`wait_for_database` takes over)."""
-        notice = asyncio.ensure_future(self._slow(room))
+        notice = asyncio.ensure_future(self._slow(room, self.db))
         try:
             yield
         finally:
@@ -76,8 +78,13 @@ class DatabaseRecovery:
             log.info("room %s: the slow write went through", room.id)
 
     @staticmethod
-    async def _slow(room: Room) -> None:
+    async def _slow(room: Room, db: Database) -> None:
         await room.clock.sleep(SLOW_WRITE_S)
+        # the notice says the database holds the write: on a server so busy that the
+        # answer to a write that went through waits for the event loop, it would be
+        # wrong, and every seat's page would be sent it at the worst moment
+        while db.write_held_s() < HELD_S:
+            await room.clock.sleep(HELD_S / 4)
         if room.error is None and not room.closed:
             log.warning("room %s: a write waits for the database", room.id)
             room.show_error(RECONNECTING)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,7 +21,7 @@ from app.db import Database, repo
 from app.db.retry import DatabaseUnavailable, is_transient
 from app.rooms.clock import ManualClock
 from app.rooms.errors import Illegal, Unavailable
-from app.rooms.recovery import MAX_PAUSE_S, SLOW_WRITE_S
+from app.rooms.recovery import HELD_S, MAX_PAUSE_S, SLOW_WRITE_S
 from app.rooms.service import RoomService
 from app.web.fragments import render_frame
 from tests.conftest import migrate
@@ -304,6 +305,26 @@ def test_what_is_not_transient() -> None:
 
 
 # ----- a long lock is seen (issue 25 item 7) ----------------------------------------
+class HeldDatabase(Database):
+    """A real SQLite database whose thread can be made to hold the step it writes, as
+    a lock held elsewhere holds it (``release`` cleared: held)."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.release = threading.Event()
+        self.release.set()
+
+    async def write(self, fn: Callable[..., T], /, **kwargs: Any) -> T:
+        if fn is repo.record_step:
+            release = self.release
+
+            def held(session: Any, **step: Any) -> Any:
+                release.wait(30)
+                return repo.record_step(session, **step)
+
+            return await super().write(held, **kwargs)
+        return await super().write(fn, **kwargs)
+
 def test_a_write_that_waits_shows_the_notice_after_two_seconds_until_it_is_through(
         tmp_path: Path) -> None:
     """A step's write held up (as by a lock held elsewhere): after SLOW_WRITE_S on the
@@ -314,18 +335,19 @@ def test_a_write_that_waits_shows_the_notice_after_two_seconds_until_it_is_throu
 
     async def scenario() -> None:
         clock = ManualClock(start=0.0)
-        service = RoomService(GatedDatabase(url), bot_delay_ms=10, clock=clock)
+        service = RoomService(HeldDatabase(url), bot_delay_ms=10, clock=clock)
         room_id, _ = await _table(service)
         room = service.get(room_id)
         db = service.db
-        assert isinstance(db, GatedDatabase)
+        assert isinstance(db, HeldDatabase)
         told: list[str | None] = []
         room.listeners.add(lambda r: told.append(r.error))
-        db.gate = asyncio.Event()
+        db.release.clear()
         legal = room.state(0)["legal"]
         version = room.version
         move = asyncio.create_task(service.act(room_id, 0, legal[0], version))
-        await asyncio.sleep(0.05)  # the move reaches its write, which waits
+        await asyncio.sleep(HELD_S + 0.2)  # the database thread holds the move's write
+        assert db.write_held_s() > HELD_S
         await clock.advance(SLOW_WRITE_S - 0.1)
         assert room.error is None and not told, "a moment's wait shows nothing"
         await clock.advance(0.2)
@@ -337,10 +359,11 @@ def test_a_write_that_waits_shows_the_notice_after_two_seconds_until_it_is_throu
         with pytest.raises(Illegal) as refused:  # another seat's move: refused at once
             await service.act(room_id, 1, "play:GA", version)
         assert NOTICE in refused.value.message
-        db.gate.set()
+        db.release.set()
         await move
         assert room.error is None and told[-1] is None
         assert room.version == version + 1
+        assert db.write_held_s() == 0.0
         assert NOTICE not in render_frame(room, 2, False)
         assert room.state(2)["view"]["trick"] == [{"seat": 0, "card": legal[0][5:]}]
         db.close()
@@ -409,3 +432,35 @@ def test_a_write_check_leaves_nothing_behind(db_url: str) -> None:
         assert is_transient(refused.value) or "timeout" in str(refused.value)
     db.can_write_now()
     db.close()
+
+
+def test_a_write_answered_late_by_a_busy_server_shows_no_notice(tmp_path: Path) -> None:
+    """A step whose write the database is not holding (it is through, or waits for
+    the event loop of a busy server to hand it over: here, held before the database
+    thread) shows no "reconnecting" notice however long it waits; the move lands."""
+    url = f"sqlite:///{tmp_path / 'busy.db'}"
+    migrate(url)
+
+    async def scenario() -> None:
+        clock = ManualClock(start=0.0)
+        service = RoomService(GatedDatabase(url), bot_delay_ms=10, clock=clock)
+        room_id, _ = await _table(service)
+        room = service.get(room_id)
+        db = service.db
+        assert isinstance(db, GatedDatabase)
+        told: list[str | None] = []
+        room.listeners.add(lambda r: told.append(r.error))
+        db.gate = asyncio.Event()
+        legal = room.state(0)["legal"]
+        version = room.version
+        move = asyncio.create_task(service.act(room_id, 0, legal[0], version))
+        await asyncio.sleep(0.05)
+        await clock.advance(SLOW_WRITE_S * 5)
+        assert db.write_held_s() == 0.0
+        assert room.error is None and not told, "no notice: the database holds nothing"
+        db.gate.set()
+        await move
+        assert room.version == version + 1 and room.error is None
+        db.close()
+
+    run(scenario())
