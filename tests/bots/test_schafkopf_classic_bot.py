@@ -288,6 +288,58 @@ def test_the_bot_reads_no_hand_but_its_own() -> None:
     assert compared >= 40
 
 
+def test_an_opponent_plays_the_same_whoever_holds_the_called_sau() -> None:
+    """Seat 1 calls the Gras Sau; in one deal seat 2 holds it, in the other seat 3
+    (the two swap the Sau for a card of another suit). Seat 0, an opponent, decides
+    the same in both (Kontra on turn and off, its cards) until the Sau shows; the
+    others play as the bot would, the same cards in both deals while they can."""
+    compared = optional = 0
+    for seed in range(30):
+        deal = filled(seed, s1="EO GO HO SU HA H10 G7 S8")
+        hands = deal["hands"]
+        if "GA" in hands[0]:
+            continue  # seat 0 would be the partner
+        if "GA" in hands[3]:
+            hands[2], hands[3] = hands[3], hands[2]
+        twin = copy.deepcopy(deal)
+        two, three = twin["hands"][2], twin["hands"][3]
+        other = next(c for c in three if c[0] != "G")
+        two[two.index("GA")], three[three.index(other)] = other, "GA"
+        # seat 0 leads the first trick, or plays to it last (Kontra off turn first)
+        dealer = 3 if seed % 2 else 0
+        first, second = (SchafkopfClassicMatch(4, {"dealer": dealer}, seed=seed, deals=[d])
+                         for d in (deal, twin))
+        for m in (first, second):
+            contract.act(m, "0:pass 1:bid 2:pass 3:pass" if dealer == 3 else
+                         "1:bid 2:pass 3:pass 0:pass")
+            contract.act(m, "1:class:rufspiel 1:call:G")
+        while first.view(None)["partner"] is None and first.view(None)["deal_no"] == 1:
+            turn = first.view(None)["turn"]
+            if 0 in first.to_act():
+                view = first.view(0)
+                assert view == second.view(0), "the engine shows seat 0 the same"
+                if turn == 0:
+                    one = bot.decide(view, first.legal(0), random.Random(seed))
+                    assert one == bot.decide(second.view(0), second.legal(0),
+                                             random.Random(seed))
+                else:
+                    said = asked_optional(first, 0)
+                    assert said == asked_optional(second, 0)
+                compared += 1
+                optional += turn != 0
+                action = one if turn == 0 else said
+                if action is not None:
+                    first.apply(0, action.wire)
+                    second.apply(0, action.wire)
+                    continue
+            action = bot.decide(first.view(turn), first.legal(turn), random.Random(seed))
+            if action not in second.legal(turn):
+                break  # the hands differ in what they may play: the Sau shows soon
+            first.apply(turn, action.wire)
+            second.apply(turn, action.wire)
+    assert compared >= 30 and optional >= 10
+
+
 def test_the_bot_reads_no_other_hand_from_anything() -> None:
     """Besides its view (which holds only its own hand), nothing: no key of a hidden
     hand, no match (test_game_bots checks that it imports none)."""
