@@ -22,6 +22,7 @@ from app.db.retry import DatabaseUnavailable, is_transient
 from app.rooms.clock import ManualClock
 from app.rooms.errors import Illegal, Unavailable
 from app.rooms.recovery import HELD_S, MAX_PAUSE_S, SLOW_WRITE_S
+from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web.fragments import render_frame
 from tests.conftest import migrate
@@ -325,6 +326,21 @@ class HeldDatabase(Database):
             return await super().write(held, **kwargs)
         return await super().write(fn, **kwargs)
 
+
+async def _first_move(service: RoomService) -> tuple[Room, list[str | None], list[str], int,
+                                                     asyncio.Task[Any]]:
+    """A table's first move sent: its room, what its pages were told of the room's
+    notice, the legal actions and the version before it, and the move's task."""
+    room_id, _ = await _table(service)
+    room = service.get(room_id)
+    told: list[str | None] = []
+    room.listeners.add(lambda r: told.append(r.error))
+    legal = room.state(0)["legal"]
+    version = room.version
+    return room, told, legal, version, asyncio.create_task(
+        service.act(room_id, 0, legal[0], version))
+
+
 def test_a_write_that_waits_shows_the_notice_after_two_seconds_until_it_is_through(
         tmp_path: Path) -> None:
     """A step's write held up (as by a lock held elsewhere): after SLOW_WRITE_S on the
@@ -335,17 +351,11 @@ def test_a_write_that_waits_shows_the_notice_after_two_seconds_until_it_is_throu
 
     async def scenario() -> None:
         clock = ManualClock(start=0.0)
-        service = RoomService(HeldDatabase(url), bot_delay_ms=10, clock=clock)
-        room_id, _ = await _table(service)
-        room = service.get(room_id)
-        db = service.db
-        assert isinstance(db, HeldDatabase)
-        told: list[str | None] = []
-        room.listeners.add(lambda r: told.append(r.error))
+        db = HeldDatabase(url)
+        service = RoomService(db, bot_delay_ms=10, clock=clock)
         db.release.clear()
-        legal = room.state(0)["legal"]
-        version = room.version
-        move = asyncio.create_task(service.act(room_id, 0, legal[0], version))
+        room, told, legal, version, move = await _first_move(service)
+        room_id = room.id
         await asyncio.sleep(HELD_S + 0.2)  # the database thread holds the move's write
         assert db.write_held_s() > HELD_S
         await clock.advance(SLOW_WRITE_S - 0.1)
@@ -443,17 +453,10 @@ def test_a_write_answered_late_by_a_busy_server_shows_no_notice(tmp_path: Path) 
 
     async def scenario() -> None:
         clock = ManualClock(start=0.0)
-        service = RoomService(GatedDatabase(url), bot_delay_ms=10, clock=clock)
-        room_id, _ = await _table(service)
-        room = service.get(room_id)
-        db = service.db
-        assert isinstance(db, GatedDatabase)
-        told: list[str | None] = []
-        room.listeners.add(lambda r: told.append(r.error))
+        db = GatedDatabase(url)
+        service = RoomService(db, bot_delay_ms=10, clock=clock)
         db.gate = asyncio.Event()
-        legal = room.state(0)["legal"]
-        version = room.version
-        move = asyncio.create_task(service.act(room_id, 0, legal[0], version))
+        room, told, _, version, move = await _first_move(service)
         await asyncio.sleep(0.05)
         await clock.advance(SLOW_WRITE_S * 5)
         assert db.write_held_s() == 0.0
