@@ -48,6 +48,8 @@ from app.games.base import (
     Option,
     Parser,
     Reason,
+    Trick,
+    Unseen,
     _clone,
 )
 from app.games.cards import SCHAFKOPF_DECK, SCHAFKOPF_SUITS, SUIT_NAMES_DE
@@ -169,6 +171,7 @@ SPEAK, NAME, CALL = "speak", "name", "call"
 # how a deal ended (``kind`` of its record)
 PLAYED, THROWN_IN, CALLED_OFF = "played", "thrown_in", "called_off"
 REDEAL = "redeal"
+RULES_SHOWN = ("geier", "tout", "kontra", "all_pass")  # options a view shows as ``rules``
 
 
 class SchafkopfClassicMatch(TrickGame):
@@ -687,6 +690,112 @@ class SchafkopfClassicMatch(TrickGame):
         return Reason(N_("lead the called Sau when you lead its suit, unless you hold four "
                          "cards of it"))
 
+    # ----- worlds (search bots; see Match.unseen and Match.from_view) ---------------------
+    @classmethod
+    def unseen(cls, view: dict[str, Any], tricks: list[Trick] | None = None) -> Unseen:
+        """The other three hands. A seat that did not follow suit holds none of it; in
+        a Rufspiel the declarer does not hold the called Sau (he called it), a seat
+        that played another card when the called suit was first led does not hold it
+        either (it would have had to play it), and a partner shown by his Retour before
+        the Sau is played holds it. What else the deal's course rules out (the
+        declarer held a card of the called suit, a lead of the called suit without the
+        Sau came from four cards of it) is checked when a world replays the course
+        (:meth:`from_view`)."""
+        declared = view.get("declared")
+        layout = layout_of(declared, view.get("trump")) if declared else RUF_TRUMP
+        probe = cls._from_state({"layout": layout}, None)
+        assert isinstance(probe, SchafkopfClassicMatch)
+        plays = cls.deal_plays(view, tricks)
+        unseen = probe.unseen_in(view, plays, SCHAFKOPF_DECK)
+        called = view.get("called")
+        sau = f"{called}A"
+        if called is None or sau not in unseen.cards:
+            return unseen
+        seat, holder = int(view["seat"]), view.get("partner")
+        if holder is not None and holder != seat:  # shown by his Retour
+            unseen.cards.remove(sau)
+            unseen.places[f"hand:{holder}"] -= 1
+            unseen.known[f"hand:{holder}"] = [sau]
+            return unseen
+        cannot = {int(view["declarer"])}
+        first = next((t for t in plays if t and SUIT_AS[layout][t[0][1]] == called), [])
+        cannot.update(s for s, card in first[1:] if card != sau)
+        for s in cannot - {seat}:
+            unseen.excluded.setdefault(f"hand:{s}", set()).add(sau)
+        return unseen
+
+    @classmethod
+    def at_deal_start(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                      tricks: list[Trick] | None = None, seed: int | str | None = None
+                      ) -> SchafkopfClassicMatch:
+        """The deal as dealt, before its auction: the hands, the dealer, the
+        balances, the options the view shows (``rules``); earlier deals' records
+        are left out. :meth:`told` says what was said in it, in order."""
+        hands = cls.dealt_hands(view, hidden, cls.deal_plays(view, tricks))
+        options = {o.name: o.default for o in cls.options_spec}
+        options.update(view.get("rules") or {})
+        tariff = view["tariff"]
+        options.update(rufspiel_cents=tariff["rufspiel"], solo_cents=tariff["solo"],
+                       extra_cents=tariff["extra"], deals=view["deals"])
+        forehand = (int(view["dealer"]) + 1) % PLAYERS
+        state: dict[str, Any] = {
+            "players": PLAYERS, "options": options, "stacked_deals": [],
+            "phase": "auction", "scores": list(view["scores"]), "winners": [],
+            "deal_no": int(view["deal_no"]), "last_deal": None,
+            "dealer": int(view["dealer"]), "played": int(view["played"]), "results": [],
+            "hands": hands, "step": SPEAK, "said": [None] * PLAYERS,
+            "named": [None] * PLAYERS, "best": None, "game": None, "declarer": None,
+            "called": None, "partner": None, "trump": None, "layout": RUF_TRUMP,
+            "revealed": False, "called_led": False, "kontra": None, "retour": None,
+            "turn": forehand, "leader": forehand, "trick": [], "tricks": [],
+            "taken": [0] * PLAYERS, "won": [0] * PLAYERS,
+        }
+        match = cls._from_state(state, seed)
+        assert isinstance(match, SchafkopfClassicMatch)
+        return match
+
+    def told(self, view: dict[str, Any]) -> tuple[int, Action] | None:
+        """The next thing ``view`` shows said in its deal, as it was said from this
+        point on (a match at the deal's start, then after each of these): the word of
+        the seat on turn in the auction, the Sau called or the trump chosen, then
+        Kontra and Retour (said before any card counts: each seat says it before its
+        first card). None when the view shows nothing more before the cards."""
+        if self.phase == "auction" and self.turn is not None:
+            seat = self.turn
+            if self.step == SPEAK:
+                said = view["said"][seat]
+                return None if said is None else (seat, BID if said == BID.wire
+                                                  else PASS_SPEAK)
+            if self.step == NAME:
+                named = view["named"][seat]
+                if named is None:
+                    return None
+                return seat, NAMES.get(named, PASS_SPEAK)
+            if self.game == RUFSPIEL:
+                called = view.get("called")
+                return None if called is None else (seat, CALLS[called])
+            trump = view.get("trump")
+            return None if trump is None else (seat, CHOICES[trump])
+        if self.phase == self.play_phase:
+            if view.get("kontra") is not None and self.kontra is None:
+                return int(view["kontra"]), KONTRA
+            if view.get("retour") is not None and self.retour is None:
+                return int(view["retour"]), RETOUR
+        return None
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], hidden: dict[str, list[str]],
+                  tricks: list[Trick] | None = None, seed: int | str | None = None
+                  ) -> SchafkopfClassicMatch:
+        """The deal ``view`` shows, rebuilt with the hidden hands of ``hidden``: its
+        start, what was said (:meth:`told`), then the cards, each checked (ValueError:
+        the world does not fit the deal's course)."""
+        match = cls.at_deal_start(view, hidden, tricks, seed)
+        while (said := match.told(view)) is not None:
+            match.simulate(*said)
+        match.replay(cls.deal_plays(view, tricks))
+        return match
+
     # ----- views ---------------------------------------------------------------------------
     def _view(self, seat: int | None) -> dict[str, Any]:
         # every container below is new or a copy (fresh_views)
@@ -723,6 +832,8 @@ class SchafkopfClassicMatch(TrickGame):
             "deals": self.options["deals"],
             "played": self.played,
             "results": self.record_copy("results", self.results),
+            # the table's choices the tariff does not show (public to every seat)
+            "rules": {name: self.options[name] for name in RULES_SHOWN},
         })
         if seat is not None:
             view["hand"] = self.sort_hand(self.hands[seat])

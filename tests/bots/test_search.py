@@ -47,6 +47,10 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("luegenbeutel", 2, {}),
     ("luegenbeutel", 4, {}),
     ("luegenbeutel", 5, {"lb_card": True, "reveal_all": True}),
+    # the classic Schafkopf (issue 27), from the moment app.games registers it
+    *([("schafkopf_classic", 4, {}),
+       ("schafkopf_classic", 4, {"geier": True, "all_pass": "ramsch", "tout": False})]
+      if "schafkopf_classic" in GAMES else []),
 ]
 TABLE_IDS = [f"{g}-{n}-{'-'.join(o) or 'plain'}" for g, n, o in TABLES]
 
@@ -175,7 +179,7 @@ def test_search_answers_within_its_budget() -> None:
 def _public_cards(game: str, view: dict[str, Any], history: History) -> Counter[str]:
     """Cards the seat sees or knows the place of (not in any hidden place)."""
     seen: Counter[str] = Counter(view.get("hand") or [])
-    if game in ("schafkopf", "beutelschneider", "mauscheln"):
+    if game in ("schafkopf", "schafkopf_classic", "beutelschneider", "mauscheln"):
         tricks = history.deal_tricks(view) or []
         if game != "mauscheln" or view["phase"] == "play":
             for trick in tricks:
@@ -191,7 +195,7 @@ def _public_cards(game: str, view: dict[str, Any], history: History) -> Counter[
 
 
 def _deck(game: str, view: dict[str, Any]) -> Counter[str]:
-    if game == "schafkopf":
+    if game in ("schafkopf", "schafkopf_classic"):
         return Counter(SCHAFKOPF_DECK)
     if game == "beutelschneider":
         return Counter(BEUTEL_DECK)

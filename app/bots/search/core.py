@@ -68,6 +68,10 @@ class Game(Protocol):
     def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         """The heuristic's choice (the rollout policy's answer at the root)."""
 
+    # Optional: ``candidates(view, legal)``, the options to weigh instead of
+    # ``legal`` (fewer, or plans of several actions), and ``answer(option)``, the
+    # action of ``legal`` to take now for the option chosen (a plan's first word).
+
 
 @dataclass
 class Report:
@@ -90,6 +94,19 @@ def search(game: Game, view: dict[str, Any], legal: list[str], history: History,
     prior = game.prior(view, legal, random.Random(rng.random()))
     if len(legal) == 1:
         return Report(legal[0], 0, {}, prior, 0.0)
+    report = _search(game, view, legal, history, rng, budget_ms, max_samples,
+                     min_samples, start, prior)
+    answer = getattr(game, "answer", None)
+    if answer is not None:
+        report.action = answer(report.action)
+    return report
+
+
+def _search(game: Game, view: dict[str, Any], legal: list[str], history: History,
+            rng: random.Random, budget_ms: float | None, max_samples: int,
+            min_samples: int, start: float, prior: str) -> Report:
+    """:func:`search` past the root's one legal action: the option to take (of
+    ``candidates`` when the game narrows or widens ``legal``)."""
     narrow = getattr(game, "candidates", None)
     if narrow is not None:
         legal = narrow(view, legal)

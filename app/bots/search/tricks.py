@@ -122,7 +122,8 @@ class TrickSearch:
                 return World(hidden, match)
             if d < best_d:
                 best, best_d = World(hidden, match), d
-        assert best is not None
+        if best is None:  # every draw refused by the engine (the course does not fit)
+            raise Inconsistent("no world fits this deal's course")
         return best
 
     def build(self, position: Position, world: World, seed: int) -> Match:
