@@ -262,6 +262,8 @@ class GameInfo:
     - ``challenge_windows``: after some turns the other seats may challenge for
       ``options["challenge_ms"]`` milliseconds (see :meth:`Match.challenge_window`).
     - ``position``: where the lobby lists the game (ascending).
+    - ``first_for``: languages ("de") whose visitors find the game first in the
+      lobby, before the order of ``position`` (the game their tables play).
     """
 
     name: str
@@ -275,11 +277,12 @@ class GameInfo:
     keeps_chip_ledger: bool = False
     host_can_end: bool = False
     challenge_windows: bool = False
+    first_for: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, match_class: type[Match], *, title: str, blurb: str, position: int,
            keeps_chip_ledger: bool = False, host_can_end: bool = False,
-           challenge_windows: bool = False) -> GameInfo:
+           challenge_windows: bool = False, first_for: tuple[str, ...] = ()) -> GameInfo:
         """The entry of ``match_class``: name, player counts and options come from
         the class itself, so they are written down once."""
         return cls(
@@ -287,7 +290,7 @@ class GameInfo:
             max_players=match_class.max_players, match_class=match_class,
             options=match_class.options_spec, blurb=blurb, position=position,
             keeps_chip_ledger=keeps_chip_ledger, host_can_end=host_can_end,
-            challenge_windows=challenge_windows,
+            challenge_windows=challenge_windows, first_for=first_for,
         )
 
     @property

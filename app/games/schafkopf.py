@@ -274,7 +274,7 @@ class SchafkopfMatch(TrickGame):
 
 INFO = GameInfo.of(
     SchafkopfMatch,
-    title=N_("Schafkopf"),
+    title=N_("Schafkopf (rotating trump)"),
     blurb=N_("Two teams of two, no auction: the trump suit rotates deal by deal (Eichel, "
              "Gras, Herz, Schellen). The first team to reach the target wins."),
     position=10,

@@ -840,14 +840,15 @@ class SchafkopfClassicMatch(TrickGame):
         return view
 
 
-#: the registry's entry; named INFO (found by app.games) once the web presents the game
-CLASSIC = GameInfo.of(
+#: the registry's entry (found by app.games)
+INFO = GameInfo.of(
     SchafkopfClassicMatch,
     title=N_("Schafkopf"),
     blurb=N_("The Bavarian classic: an auction, a partner called by a Sau who stays "
              "secret until it shows, Wenz and Solo, Kontra and Retour, paid in cents."),
-    position=5,
+    position=15,  # next to the rotating Schafkopf; first for German visitors
     host_can_end=True,
+    first_for=("de",),
 )
 
-__all__ = ["CLASSIC", "SchafkopfClassicMatch"]
+__all__ = ["INFO", "SchafkopfClassicMatch"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games import GAMES, Option
-from app.i18n import N_
+from app.i18n import N_, get_language
 from app.rooms.errors import RoomError
 from app.rooms.table_options import TABLE_OPTION_NAMES, TABLE_OPTIONS
 from app.web.messages import error_text
@@ -59,7 +59,15 @@ class LobbyForm:
     error_target: str = ""  # the id of the first field it is about ("" for none)
 
     def context(self) -> dict[str, Any]:
-        return {"lobby": self, "error": self.error, "table_options": TABLE_OPTIONS}
+        return {"lobby": self, "error": self.error, "table_options": TABLE_OPTIONS,
+                "lobby_games": lobby_order()}
+
+
+def lobby_order(language: str | None = None) -> list[str]:
+    """The games as the lobby lists them in ``language`` (None: the page's): those
+    its visitors play first (``GameInfo.first_for``), then ``GAMES``' order."""
+    lang = language or get_language()
+    return sorted(GAMES, key=lambda name: lang not in GAMES[name].first_for)
 
 
 def _refuse(message: str, *fields: str) -> RoomError:
@@ -100,8 +108,9 @@ def _defaults() -> dict[str, Any]:
 
 
 def fresh() -> LobbyForm:
-    """The lobby as it first opens: the first game, every default."""
-    return LobbyForm(game=next(iter(GAMES)), values=_defaults())
+    """The lobby as it first opens: the first game of the page's language, every
+    default."""
+    return LobbyForm(game=lobby_order()[0], values=_defaults())
 
 
 def _as_entered(form: Mapping[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,9 @@ field is named ``<prefix><option>`` and an on/off option is a checkbox of value
   "true", or a script's ``true``), off when the field is missing (an unticked box
   sends nothing) or says "", "0", "false" (or ``false``); anything else is refused
   ("{option} is either on or off.");
+- a choice among words (``kind`` "choice", say "redeal" or "ramsch") is one of
+  its words as sent, which the game checks; anything but a string is refused
+  ("{option} must be one of …");
 - a number is ASCII digits (``int()`` would take any script's digits, "٣٠") or,
   from a script, a JSON number that is a whole number (never ``true`` or 1.5);
   anything else is refused ("{option} must be a whole number."); a number field
@@ -62,6 +65,15 @@ def read_number(opt: Option, raw: Any) -> int:
     return raw
 
 
+def read_choice(opt: Option, raw: Any) -> str:
+    """A choice option's field (not empty): the word as sent (the game checks it is
+    one of its words)."""
+    if not isinstance(raw, str):
+        raise _refuse(_("{option} must be one of {choices}").format(
+            option=_(opt.label), choices=", ".join(str(c) for c in opt.choices)), opt)
+    return raw.strip()
+
+
 def read_options(spec: Iterable[Option], form: Mapping[str, Any], prefix: str
                  ) -> dict[str, Any]:
     """The options of ``spec`` from the form's fields ``<prefix><option>``, typed; a
@@ -72,5 +84,6 @@ def read_options(spec: Iterable[Option], form: Mapping[str, Any], prefix: str
         if opt.kind == "bool":
             options[opt.name] = read_switch(opt, raw)
         elif raw is not None and raw != "":
-            options[opt.name] = read_number(opt, raw)
+            read = read_choice if opt.kind == "choice" else read_number
+            options[opt.name] = read(opt, raw)
     return options

@@ -200,8 +200,10 @@ class Presentation:
     chip_reasons: Mapping[str, str] = field(default_factory=dict)
     #: options the lobby and the rematch form offer as a choice of values, each with
     #: an ``N_``-marked note ("about 10 minutes"): ``{option: ((value, note), ...)}``;
-    #: the engine still takes any value in the option's range (the JSON API)
-    option_choices: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    #: the engine still takes any value in the option's range (the JSON API). For a
+    #: "choice" option (words) the note is the word's label ("deal again")
+    option_choices: Mapping[str, tuple[tuple[int | str, str], ...]] = field(
+        default_factory=dict)
     #: anything else this game's own templates need (as ``P.extras``)
     extras: Mapping[str, Any] = field(default_factory=dict)
     #: forms this game's templates send with ``action`` = the form's name: each

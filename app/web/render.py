@@ -467,7 +467,7 @@ def table_context(room: Room, seat: int | None, is_host: bool,
     own = seat_state(room, seat, shared["holding"], shared["status"])
     view, legal, my_turn = own.view, own.legal, own.my_turn
     actions = shared["info"].match_class.parser.each(legal)  # typed, read once each
-    title = f"{shared['info'].title} · Stammtisch"
+    title = f"{i18n.gettext(shared['info'].title)} · Stammtisch"  # the page's language
     return {
         **shared, "seat": seat, "is_host": is_host, "view": view, "legal": legal,
         "buttons": shared["P"].buttons(actions),

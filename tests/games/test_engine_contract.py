@@ -30,8 +30,10 @@ FORBIDDEN_IMPORTS = ("fastapi", "starlette", "sqlalchemy", "jinja2",
 
 
 def quick_options(name: str) -> dict[str, Any]:
-    """Every whole-number option at its minimum: the shortest matches a room allows."""
-    return {o.name: o.minimum for o in GAMES[name].options
+    """Every whole-number option at its minimum, the shortest matches a room allows;
+    at 1 where the minimum is 0 (a number of deals 0 means "until the host ends it",
+    a match that never ends by itself)."""
+    return {o.name: max(o.minimum, 1) for o in GAMES[name].options
             if o.kind == "int" and o.minimum is not None}
 
 
@@ -455,7 +457,8 @@ def test_apply_refuses_with_the_same_reason_verify_gives(name: str) -> None:
 
 # ----- the registry: declared once, lobby order, run-time registration ------------------
 def test_the_lobby_order_is_the_declared_position() -> None:
-    assert list(GAMES)[:4] == ["schafkopf", "beutelschneider", "mauscheln", "luegenbeutel"]
+    assert list(GAMES)[:5] == ["schafkopf", "schafkopf_classic", "beutelschneider",
+                               "mauscheln", "luegenbeutel"]
     positions = [info.position for info in GAMES.values()]
     assert positions == sorted(positions)
 
@@ -561,12 +564,17 @@ def test_every_view_starts_with_the_same_header(name: str) -> None:
     m = new_match(name, info.max_players, quick_options(name), seed=2)
     rng = random.Random(2)
     for _ in range(200):
+        acting = m.to_act()
         for seat in [None, *range(m.players)]:
             view = m.view(seat)
+            # the seats that may act; a seat that may but need not (Kontra) only in
+            # its own view
+            shown = {s for s in acting if m.must_act(s) or s == seat
+                     or info.challenge_windows}
             assert {k: view[k] for k in HEADER} == {
                 "game": name, "phase": m.phase, "seat": seat, "players": m.players,
                 "dealer": view["dealer"], "deal_no": view["deal_no"], "scores": m.scores,
-                "to_act": sorted(m.to_act()), "winners": m.winners}
+                "to_act": sorted(shown), "winners": m.winners}
             assert isinstance(view["dealer"], int) and view["deal_no"] >= 1
             assert "round" not in view and "chips" not in view
         if m.is_over:
@@ -589,7 +597,16 @@ def test_must_act_and_challenge_windows_follow_the_declaration(name: str) -> Non
         assert waited_for <= acting
         if not info.challenge_windows:
             assert m.challenge_window() is None
-            assert waited_for == acting
+            # a seat beside the one awaited may act without being waited for (the
+            # classic Schafkopf's Kontra, from any seat allowed to say it): no view but
+            # its own shows it, or the others would learn who may say it
+            if not m.is_over:
+                assert len(waited_for) == 1, "the game waits for one seat at a time"
+            for viewer in [None, *range(m.players)]:
+                shown = set(m.view(viewer)["to_act"])
+                assert shown <= acting
+                assert shown - waited_for <= {viewer}, \
+                    f"view({viewer}) shows {shown - waited_for} may act unawaited"
         elif not m.is_over and m.phase == "play":
             assert len(waited_for) == 1, "in play the game waits for the player on turn only"
         window = m.challenge_window()

@@ -20,7 +20,7 @@ import pytest
 
 from app.games import IllegalAction, Match, OptionError
 from app.games.actions import CallSau, ChooseTrump, Kontra, NameGame, Play, Retour, Speak
-from app.games.schafkopf_classic import CLASSIC, SchafkopfClassicMatch, callable_suits, laufende
+from app.games.schafkopf_classic import INFO, SchafkopfClassicMatch, callable_suits, laufende
 from tests.games import contract
 
 SUITS = ["E", "G", "H", "S"]
@@ -134,10 +134,10 @@ def test_every_action_is_read_once_into_its_typed_kind() -> None:
 
 # ----- the registry entry and the options ---------------------------------------------
 def test_the_game_is_described_by_its_entry_and_options() -> None:
-    assert CLASSIC.name == "schafkopf_classic" and CLASSIC.title == "Schafkopf"
-    assert (CLASSIC.min_players, CLASSIC.max_players) == (4, 4)
-    assert CLASSIC.host_can_end and CLASSIC.match_class is SchafkopfClassicMatch
-    assert CLASSIC.default_options == {
+    assert INFO.name == "schafkopf_classic" and INFO.title == "Schafkopf"
+    assert (INFO.min_players, INFO.max_players) == (4, 4)
+    assert INFO.host_can_end and INFO.match_class is SchafkopfClassicMatch
+    assert INFO.default_options == {
         "rufspiel_cents": 10, "solo_cents": 50, "extra_cents": 10, "geier": False,
         "tout": True, "kontra": True, "all_pass": "redeal", "deals": 16}
     m = SchafkopfClassicMatch(4, {"all_pass": "ramsch", "deals": 0}, seed=1)

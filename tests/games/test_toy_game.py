@@ -20,7 +20,7 @@ from tests.games import test_engine_contract as engine_contract
 from tests.games.toy_game import DECK, INFO, NAME, ToyMatch, registered
 
 APP_DIR = Path(__file__).resolve().parents[2] / "app"
-OTHER_GAMES = ["schafkopf", "beutelschneider", "mauscheln", "luegenbeutel"]
+OTHER_GAMES = ["schafkopf", "schafkopf_classic", "beutelschneider", "mauscheln", "luegenbeutel"]
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from app.web.presentation import presentation
 from tests.conftest import migrate
 
 ROOT = Path(__file__).resolve().parents[2]
-GAME_ASSET = re.compile(r'(?:href|src)="/static/games/([a-z]+)\.[0-9a-f]{10}\.(css|js)"')
+GAME_ASSET = re.compile(r'(?:href|src)="/static/games/([a-z_]+)\.[0-9a-f]{10}\.(css|js)"')
 
 
 @pytest.fixture

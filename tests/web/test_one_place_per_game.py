@@ -116,7 +116,7 @@ def test_every_game_has_its_presentation_and_template_folder() -> None:
         for name in ("status.html", "board.html", "result.html", "history.html"):
             assert (p.template_dir / name).is_file(), f"{game} has no {name}"
             assert env.get_template(p.template(name)).filename == str(p.template_dir / name)
-        assert p.measure() in ("points", "units", "chips")
+        assert p.measure() in ("points", "units", "chips", "cents")
     assert not (TEMPLATES / "history").exists(), "history rows live in each game's folder"
 
 
