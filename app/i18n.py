@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from datetime import datetime, timedelta
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -191,6 +192,14 @@ def format_signed(value: int) -> str:
     return ("+" if value > 0 else "-" if value < 0 else "") + text
 
 
+def format_money(cents: int, signed: bool = False) -> str:
+    """Cents as euros in the current language: ``120`` as "€1.20" (English) or
+    "1,20 €" (German), ``-5`` as "-€0.05" / "-0,05 €"; ``signed``: a "+" before a
+    gain too."""
+    text = numbers.format_currency(Decimal(cents) / 100, "EUR", locale=_locale())
+    return "+" + text if signed and cents > 0 else text
+
+
 def format_datetime(value: datetime, width: str = "medium") -> str:
     """A date and time in the current language (``short``, ``medium``, ``long``)."""
     return dates.format_datetime(value, format=width, locale=_locale())
@@ -208,7 +217,7 @@ def format_timedelta(value: timedelta | int,
 
 __all__ = [
     "DEFAULT", "LANGUAGES", "N_", "_", "catalogue", "choose", "format_date",
-    "format_datetime", "format_number", "format_signed", "format_timedelta",
+    "format_datetime", "format_money", "format_number", "format_signed", "format_timedelta",
     "get_language", "gettext", "install", "language", "negotiate", "ngettext",
     "parse_accept_language", "pgettext", "reset_language", "set_language", "translations",
 ]

@@ -191,15 +191,19 @@ def ledger(session: Session, *, match_id: str) -> list[ChipTransfer]:
 def record_deal(session: Session, *, match_id: str, deal_no: int, result: dict[str, Any],
                 scores_after: list[int], transfers: list[dict[str, Any]] | None = None,
                 chips_after: list[int] | None = None, pot_after: int | None = None,
-                chips_total: int | None = None) -> None:
-    """Store a finished deal; with ``transfers`` also its chip ledger rows, in the same
-    transaction, after checking that the ledger balances equal ``chips_after`` and that
-    players plus pot still hold ``chips_total``. Raises LedgerMismatch otherwise."""
+                chips_total: int | None = None, settlement: bool = False) -> None:
+    """Store a finished deal; with ``transfers`` also its ledger rows, in the same
+    transaction, after checking that the ledger balances equal ``chips_after``.
+    Chips (``settlement`` False): players plus pot still hold ``chips_total`` and no
+    balance is below zero. A settlement in cents (``settlement``): the deal's
+    transfers add up to zero (whoever gets a cent, somebody paid it; there is no pot,
+    ``pot_after`` and ``chips_total`` are not used) and balances may be negative.
+    Raises LedgerMismatch otherwise."""
     session.add(DealResultRow(match_id=match_id, deal_no=deal_no, result=result,
                               scores_after=scores_after, finished_at=now()))
     if transfers is None:
         return
-    assert chips_after is not None and pot_after is not None and chips_total is not None
+    assert chips_after is not None
     players = len(chips_after)
     expected = balances(session, match_id=match_id, players=players)
     stamp = now()
@@ -212,6 +216,12 @@ def record_deal(session: Session, *, match_id: str, deal_no: int, result: dict[s
                               reason=str(t["reason"]), created_at=stamp))
     if expected != list(chips_after):
         raise LedgerMismatch(f"ledger balances {expected} differ from chips {chips_after}")
+    if settlement:
+        paid = sum(int(t["amount"]) for t in transfers)
+        if paid:
+            raise LedgerMismatch(f"deal {deal_no}'s settlement adds up to {paid}, not 0")
+        return
+    assert pot_after is not None and chips_total is not None
     if sum(chips_after) + pot_after != chips_total:
         raise LedgerMismatch(
             f"chips {sum(chips_after)} + pot {pot_after} != starting total {chips_total}")
@@ -261,7 +271,8 @@ def get_match(session: Session, *, match_id: str) -> MatchInfo | None:
 
 @dataclass(frozen=True)
 class DealRecord:
-    """A finished deal as it goes to the database (with its chips, if any)."""
+    """A finished deal as it goes to the database (with its chips or cents, if any;
+    ``settlement``: cents among the seats, see :func:`record_deal`)."""
 
     deal_no: int
     result: dict[str, Any]
@@ -270,6 +281,7 @@ class DealRecord:
     chips_after: list[int] | None = None
     pot_after: int | None = None
     chips_total: int | None = None
+    settlement: bool = False
 
 
 def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, action: str,
@@ -318,7 +330,7 @@ def _step_rows(session: Session, *, match_id: str, seq: int, seat: int | None, a
         record_deal(session, match_id=match_id, deal_no=deal.deal_no, result=deal.result,
                     scores_after=deal.scores_after, transfers=deal.transfers,
                     chips_after=deal.chips_after, pot_after=deal.pot_after,
-                    chips_total=deal.chips_total)
+                    chips_total=deal.chips_total, settlement=deal.settlement)
     values: dict[str, Any] = {"step_match_id": match_id, "snapshot": snapshot,
                               "version": seq, "last_active": stamp}
     if started:

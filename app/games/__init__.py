@@ -14,8 +14,11 @@ import pkgutil
 from typing import Any
 
 from app.games.base import (
+    CENTS,
+    CHIPS,
     END_REASONS,
     HOST_ENDS,
+    LEDGERS,
     N_,
     NOBODY_PLAYS_ON,
     DealEnd,
@@ -93,7 +96,8 @@ def restore(snapshot: dict[str, Any]) -> Match:
 
 
 __all__ = [
-    "END_REASONS", "GAMES", "HOST_ENDS", "NOBODY_PLAYS_ON", "N_", "DealEnd", "DealStart",
-    "GameInfo", "IllegalAction", "Match", "MatchEnd", "Option", "OptionError", "Reason",
-    "Transfer", "Trick", "Unseen", "new_match", "register", "restore", "unregister",
+    "CENTS", "CHIPS", "END_REASONS", "GAMES", "HOST_ENDS", "LEDGERS", "NOBODY_PLAYS_ON", "N_",
+    "DealEnd", "DealStart", "GameInfo", "IllegalAction", "Match", "MatchEnd", "Option",
+    "OptionError", "Reason", "Transfer", "Trick", "Unseen", "new_match", "register",
+    "restore", "unregister",
 ]

@@ -77,6 +77,14 @@ NESTED = "nested"  # a list of lists of scalars (hands)
 HOST_ENDS, NOBODY_PLAYS_ON = "host", "nobody_plays_on"
 END_REASONS = (HOST_ENDS, NOBODY_PLAYS_ON)
 
+# what a game's money is, when the server keeps a ledger of it (``GameInfo.ledger``):
+# CHIPS: chips and a pot; every transfer is between a seat and the pot, the seats'
+# chips plus the pot stay what the seats brought, and no balance goes below zero
+# (Mauscheln). CENTS: a settlement in cents among the seats; each deal's transfers
+# add up to zero, there is no pot, and a balance may be negative (classic Schafkopf)
+CHIPS, CENTS = "chips", "cents"
+LEDGERS = (CHIPS, CENTS)
+
 
 def N_(message: str) -> str:  # noqa: N802 - the conventional name of the marker
     """Mark a player-facing constant for the message catalogue without translating it:
@@ -255,8 +263,11 @@ class GameInfo:
     and what the server must provide for it. Each engine module declares its own
     ``INFO = GameInfo.of(TheMatch, ...)`` next to the class; ``app.games`` finds it.
 
-    - ``keeps_chip_ledger``: chips change hands every deal; each ``deal_end`` event
-      carries ``transfers`` and ``pot`` and the server keeps and checks a ledger.
+    - ``ledger``: the server keeps a ledger of the game's money, :data:`CHIPS` (a pot
+      of chips, never below zero) or :data:`CENTS` (a zero-sum settlement in cents,
+      balances may be negative); each ``deal_end`` event carries ``transfers`` and
+      ``pot`` (0 for cents) and the server checks the ledger by that kind's rules.
+      None: no money, no ledger. ``keeps_chip_ledger`` says whether there is one.
     - ``host_can_end``: the game has no natural end; the host calls
       :meth:`Match.end_by_host`.
     - ``challenge_windows``: after some turns the other seats may challenge for
@@ -274,14 +285,14 @@ class GameInfo:
     options: tuple[Option, ...] = field(default=())
     blurb: str = ""
     position: int = 0
-    keeps_chip_ledger: bool = False
+    ledger: str | None = None  # CHIPS, CENTS or None
     host_can_end: bool = False
     challenge_windows: bool = False
     first_for: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, match_class: type[Match], *, title: str, blurb: str, position: int,
-           keeps_chip_ledger: bool = False, host_can_end: bool = False,
+           ledger: str | None = None, host_can_end: bool = False,
            challenge_windows: bool = False, first_for: tuple[str, ...] = ()) -> GameInfo:
         """The entry of ``match_class``: name, player counts and options come from
         the class itself, so they are written down once."""
@@ -289,9 +300,20 @@ class GameInfo:
             name=match_class.name, title=title, min_players=match_class.min_players,
             max_players=match_class.max_players, match_class=match_class,
             options=match_class.options_spec, blurb=blurb, position=position,
-            keeps_chip_ledger=keeps_chip_ledger, host_can_end=host_can_end,
+            ledger=ledger, host_can_end=host_can_end,
             challenge_windows=challenge_windows, first_for=first_for,
         )
+
+    def __post_init__(self) -> None:
+        if self.ledger is not None and self.ledger not in LEDGERS:
+            raise ValueError(f"{self.name}: unknown ledger {self.ledger!r}")
+
+    @property
+    def keeps_chip_ledger(self) -> bool:
+        """Whether the server keeps a ledger of this game's money (chips or cents):
+        it opens it with :meth:`Match.chips_at_start` and writes every deal's
+        transfers."""
+        return self.ledger is not None
 
     @property
     def default_options(self) -> dict[str, Any]:
@@ -329,7 +351,8 @@ Trick = list[tuple[int, str]]
 
 # ----- the typed records of a deal's course (every game, one name per idea) ----------
 class Transfer(TypedDict):
-    """One chip movement between a seat and the pot (positive: to the seat)."""
+    """One chip movement between a seat and the pot, or one seat's cents of a
+    settlement (positive: to the seat)."""
 
     seat: int
     amount: int
@@ -348,9 +371,10 @@ class DealEnd(TypedDict):
     """``{"type": "deal_end", ...}``: exactly one per finished deal (or round).
 
     ``scores`` are the match totals per seat after this deal (points, team units or
-    chips, as ``Match.scores``). Games that keep a chip ledger add ``transfers``
-    (every chip movement of the deal) and ``pot`` (the pot after it); every game
-    adds its own details beside these."""
+    chips, as ``Match.scores``). Games that keep a ledger (``GameInfo.ledger``) add
+    ``transfers`` (every chip or cent that moved in the deal) and ``pot`` (the pot
+    after it; always 0 for a settlement in cents); every game adds its own details
+    beside these."""
 
     type: Literal["deal_end"]
     deal_no: int
@@ -679,8 +703,8 @@ class Match:
 
     def chips_at_start(self) -> list[int]:
         """The chips each seat brought to the match, before any stake was paid.
-        Only games that keep a chip ledger (``GameInfo.keeps_chip_ledger``) have
-        chips; the server opens the ledger with these."""
+        Only games that keep a ledger (``GameInfo.ledger``) have chips (or cents:
+        0 each for a settlement); the server opens the ledger with these."""
         raise NotImplementedError(f"{self.name} keeps no chip ledger")
 
     def seats_out(self) -> list[int]:

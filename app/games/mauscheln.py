@@ -92,6 +92,7 @@ from app.games.actions import (
     Play,
 )
 from app.games.base import (
+    CHIPS,
     END_REASONS,
     FLAT,
     HOST_ENDS,
@@ -1182,6 +1183,6 @@ INFO = GameInfo.of(
              "fold. Each trick takes a quarter of the pot; whoever joins in and takes no "
              "trick pays a bête, and so does a sneaker who takes fewer than two."),
     position=30,
-    keeps_chip_ledger=True,
+    ledger=CHIPS,
     host_can_end=True,
 )

@@ -17,7 +17,7 @@ from typing import Any
 from app.db import Database, repo
 from app.db.retry import DatabaseUnavailable
 from app.db.session import JSONText
-from app.games import GAMES, N_, IllegalAction, Match
+from app.games import CENTS, GAMES, N_, IllegalAction, Match
 from app.rooms.errors import BadRequest, Forbidden, Illegal, NotFound, Stale, Unavailable
 from app.rooms.events import RoomEvents
 from app.rooms.pacing import Pacing, pause_left
@@ -186,11 +186,17 @@ class ActionPipeline:
     @staticmethod
     def deal_record(room: Room, match: Match, event: dict[str, Any]) -> repo.DealRecord:
         """The database record of one ``deal_end`` event (see ``app.games.DealEnd``);
-        a game that keeps a chip ledger adds its transfers and the chips after it."""
+        a game that keeps a ledger (``GameInfo.ledger``) adds its transfers and the
+        balances after it: chips with the pot and the chips brought, or a settlement
+        in cents (checked to add up to zero, balances may be negative)."""
         result = {k: v for k, v in event.items() if k != "type"}
         deal_no, scores = int(event["deal_no"]), list(event["scores"])
-        if not GAMES[room.game].keeps_chip_ledger:
+        ledger = GAMES[room.game].ledger
+        if ledger is None:
             return repo.DealRecord(deal_no, result, scores)
+        if ledger == CENTS:
+            return repo.DealRecord(deal_no, result, scores, transfers=event["transfers"],
+                                   chips_after=scores, settlement=True)
         return repo.DealRecord(deal_no, result, scores, transfers=event["transfers"],
                                chips_after=scores, pot_after=event["pot"],
                                chips_total=sum(match.chips_at_start()))

@@ -1,5 +1,6 @@
-"""The evening's story as a picture: every player's score (or chips) after each deal,
-one line per player, drawn server-side as an SVG (no JavaScript).
+"""The evening's story as a picture: every player's score (or chips, or balance in
+euros and cents) after each deal, one line per player, drawn server-side as an SVG
+(no JavaScript).
 
 Accessible: the SVG is ``role="img"`` with a ``<title>`` and a ``<desc>`` that say
 the numbers, every point has its own ``<title>`` (a tooltip), and on request the
@@ -11,11 +12,11 @@ the lines can be told apart without colour.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from markupsafe import Markup, escape
 
-from app.i18n import _
+from app.i18n import _, format_money
 
 WIDTH, HEIGHT = 600, 220
 LEFT, RIGHT, TOP, BOTTOM = 44, 14, 12, 30
@@ -43,11 +44,14 @@ def _fmt(x: float) -> str:
 
 def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence[int]]],
                 measure: str, *, chart_id: str = "score-chart",
-                table: bool = False) -> Markup:
+                table: bool = False, money: bool = False) -> Markup:
     """``deals`` are ``(deal_no, every seat's score after it)``; one point per deal
-    and player. Empty when no deal has finished yet."""
+    and player. Empty when no deal has finished yet. ``money``: the scores are
+    balances in cents (a settlement), written as euros and cents in the page's
+    language (axis, tooltips, legend, table); ``measure`` is not said then."""
     if not deals:
         return Markup("")
+    say: Callable[[int], str] = format_money if money else str
     players = len(deals[0][1])
     labels = [str(n) if n else _("Seat {n}").format(n=i + 1)
               for i, n in enumerate(list(names)[:players])]
@@ -58,17 +62,20 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
     lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
     if hi == lo:
         hi = lo + step
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    # room for the longest label of the axis (euros are longer than counts)
+    left = max(LEFT, 10 + 6 * max(len(say(lo)), len(say(hi))))
+    plot_w, plot_h = WIDTH - left - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x(i: int) -> float:
-        return LEFT + (plot_w / 2 if len(deals) == 1 else plot_w * i / (len(deals) - 1))
+        return left + (plot_w / 2 if len(deals) == 1 else plot_w * i / (len(deals) - 1))
 
     def y(v: float, shift: float = 0) -> float:
         return TOP + plot_h * (hi - v) / (hi - lo) + shift
 
-    title = _("%(measure)s after each deal") % {"measure": measure.capitalize()}
+    title = _("Balance after each deal") if money else _("%(measure)s after each deal") % {
+        "measure": measure.capitalize()}
     desc = "; ".join(
-        f"{labels[p]}: " + ", ".join(str(scores[p]) for _no, scores in deals)
+        f"{labels[p]}: " + ", ".join(say(scores[p]) for _no, scores in deals)
         for p in range(players))
     desc = _("Deals {first} to {last}. {numbers}.").format(
         first=deals[0][0], last=deals[-1][0], numbers=desc)
@@ -84,10 +91,10 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
     while tick <= hi:
         ty = _fmt(y(tick))
         cls = "axis zero" if tick == 0 else "axis"
-        out.append(f'<line class="{cls}" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{ty}" y2="{ty}"'
+        out.append(f'<line class="{cls}" x1="{left}" x2="{WIDTH - RIGHT}" y1="{ty}" y2="{ty}"'
                    f' stroke="{"#8d8676" if tick == 0 else "#ddd6c6"}" stroke-width="1"/>')
-        out.append(f'<text x="{LEFT - 6}" y="{ty}" text-anchor="end" dominant-baseline="middle"'
-                   f' font-size="11" fill="#6b6b66">{tick}</text>')
+        out.append(f'<text x="{left - 6}" y="{ty}" text-anchor="end" dominant-baseline="middle"'
+                   f' font-size="11" fill="#6b6b66">{escape(say(tick))}</text>')
         tick += step
     every = max(1, math.ceil(len(deals) / MAX_X_LABELS))
     for i, (no, _scores) in enumerate(deals):
@@ -110,7 +117,9 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
             out.append(f'<polyline points="{points}" fill="none" stroke="{colour}"'
                        f' stroke-width="2.5" stroke-linejoin="round"{dash_attr}/>')
         for i, (no, scores) in enumerate(deals):
-            tip = _("{name} after deal {no}: {value} {measure}").format(
+            tip = _("{name} after deal {no}: {value}").format(
+                name=labels[p], no=no, value=say(scores[p])) if money else _(
+                "{name} after deal {no}: {value} {measure}").format(
                 name=labels[p], no=no, value=scores[p], measure=measure)
             out.append(f'<circle class="pt" cx="{_fmt(x(i))}" cy="{_fmt(y(scores[p], shift))}"'
                        ' r="3.5"'
@@ -125,7 +134,7 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
                    '<svg class="swatch" viewBox="0 0 24 8" aria-hidden="true">'
                    f'<line x1="0" y1="4" x2="24" y2="4" stroke="{colour}" stroke-width="3"'
                    f'{dash_attr}/></svg>{escape(labels[p])} '
-                   f'<strong>{deals[-1][1][p]}</strong></li>')
+                   f'<strong>{escape(say(deals[-1][1][p]))}</strong></li>')
     out.append("</ul></figcaption>")
     if table:
         out.append(f'<div class="sr"><table><caption>{escape(title)}</caption><thead><tr>'
@@ -133,7 +142,7 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
         out.extend(f"<th>{escape(name)}</th>" for name in labels)
         out.append("</tr></thead><tbody>")
         for no, scores in deals:
-            out.append(f"<tr><td>{no}</td>" + "".join(f"<td>{v}</td>" for v in scores)
+            out.append(f"<tr><td>{no}</td>" + "".join(f"<td>{escape(say(v))}</td>" for v in scores)
                        + "</tr>")
         out.append("</tbody></table></div>")
     out.append("</figure>")

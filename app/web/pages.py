@@ -12,7 +12,7 @@ from app.games import GAMES
 from app.i18n import _
 from app.rooms.errors import Forbidden, RoomError
 from app.web import lobby as lobby_form
-from app.web import replay
+from app.web import replay, settlement
 from app.web.chat_view import chat_context
 from app.web.deps import (
     HOST_COOKIE,
@@ -29,6 +29,7 @@ from app.web.limits import client_key
 from app.web.messages import error_text
 from app.web.presentation import find, presentation
 from app.web.render import table_context, templates
+from app.web.settlement import in_money
 from app.web.share import room_url
 
 router = APIRouter(include_in_schema=False)
@@ -140,10 +141,16 @@ async def history_match(match_id: str, request: Request, service: Service) -> HT
     if match.next_match_id and await service.db.read(
             repo.match_status, match_id=match.next_match_id) == "finished":
         next_href = f"/history/{match.next_match_id}"
+    money = in_money(match.game)
+    # a game paid in cents: the settlement sheet, from the ledger rows
+    sheet = settlement.from_ledger(
+        await service.db.read(repo.ledger, match_id=match_id), match.players,
+        [d.deal_no for d in match.deals]) if money else []
     return templates.TemplateResponse(request, "match.html", {
         "m": match, "info": GAMES.get(match.game), "P": p,
         "measure": p.measure() if p else _("points"), "next_href": next_href,
-        "deal_scores": [(d.deal_no, d.scores_after) for d in match.deals]})
+        "deal_scores": [(d.deal_no, d.scores_after) for d in match.deals],
+        "money": money, "sheet": sheet})
 
 
 @router.get("/r/{room_id}/ledger", response_class=HTMLResponse)
@@ -161,9 +168,11 @@ async def chip_ledger(room_id: str, request: Request, service: Service) -> HTMLR
     deals: dict[int, list[repo.ChipTransfer]] = {}
     for row in rows:
         deals.setdefault(row.deal_no, []).append(row)
+    money = in_money(match.game)
     return templates.TemplateResponse(request, "ledger.html", {
         "m": match, "balances": balances, "pot": start_total - sum(balances),
-        "deals": deals, "P": find(match.game),
+        "deals": deals, "P": find(match.game), "money": money,
+        "sheet": settlement.from_ledger(rows, match.players) if money else [],
         # the way back to a table that is still this match's (not to its rematch)
         "room_open": room is not None and not room.next_id,
     })
@@ -216,12 +225,14 @@ async def replay_deal(match_id: str, deal_no: int, request: Request,
 async def standings(request: Request, service: Service, game: str | None = None,
                     linked: bool = False) -> HTMLResponse:
     """Per game (the first one by default): matches played and won per player name,
-    the average final score, and for games that keep a chip ledger the net chips."""
+    the average final score, and for games that keep a ledger the net chips (or the
+    net balance in euros and cents of a game paid in cents)."""
     if game not in GAMES:
         game = next(iter(GAMES))
     me = player_key(request)
     rows = await service.db.read(repo.standings, game=game, player_key=me)
     return templates.TemplateResponse(request, "standings.html", {
         "rows": rows, "game_filter": game, "info": GAMES[game], "P": presentation(game),
+        "money": in_money(game),
         "has_player": me is not None, "linked": linked,
     })

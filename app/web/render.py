@@ -44,6 +44,7 @@ from app.web.presentation import (
     presentations,
     together,
 )
+from app.web.settlement import in_money
 from app.web.share import rematch_fields
 
 
@@ -243,16 +244,21 @@ on_change.append(_card_span.cache_clear)
 
 @lru_cache(maxsize=512)
 def _chart(catalogue: Any, names: tuple[str | None, ...],
-           deals: tuple[tuple[int, tuple[int, ...]], ...], measure: str, table: bool) -> Markup:
-    return score_chart(list(names), deals, measure, chart_id="table-chart", table=table)
+           deals: tuple[tuple[int, tuple[int, ...]], ...], measure: str, table: bool,
+           money: bool) -> Markup:
+    return score_chart(list(names), deals, measure, chart_id="table-chart", table=table,
+                       money=money)
 
 
-def table_chart(room: Any, names: list[str | None], measure: str, table: bool) -> Markup:
+def table_chart(room: Any, names: list[str | None], measure: str, table: bool,
+                game: str = "") -> Markup:
     """``{{ table_chart(...) }}``: the table's score chart (:func:`score_chart`) of the
-    room's finished deals. The scores change once a deal while the table is drawn at
-    every push, so each chart is drawn once per language and kept."""
+    room's finished deals (balances in euros and cents for a ``game`` paid in cents).
+    The scores change once a deal while the table is drawn at every push, so each
+    chart is drawn once per language and kept."""
     deals = tuple((no, tuple(scores)) for no, scores in room.deal_scores)
-    return _chart(i18n.translations(), tuple(names), deals, measure, table)
+    return _chart(i18n.translations(), tuple(names), deals, measure, table,
+                  in_money(game))
 
 
 on_change.append(_chart.cache_clear)
@@ -289,12 +295,14 @@ env.globals.update(GAMES=GAMES, TABLE_OPTIONS=TABLE_OPTIONS, presentation=presen
                    action_label=action_label, vals=_vals, language=i18n.get_language,
                    LANGUAGES=i18n.LANGUAGES, switch_next=_switch_next, score_chart=score_chart,
                    table_chart=table_chart, static_url=static_url, together=together,
+                   in_money=in_money,
                    # the kinds of action a template picks from the legal ones (of_kind)
                    Exchange=Exchange, Lay=Lay, Skip=Skip)
 env.filters.update(tr=_translate, of_kind=_of_kind, by_card=_by_card,
                    by_position=_by_position, among=_among,
                    number=i18n.format_number, signed=i18n.format_signed,
                    datetime=i18n.format_datetime, date=i18n.format_date,
+                   money=i18n.format_money,
                    timedelta=i18n.format_timedelta)
 
 

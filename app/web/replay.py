@@ -20,6 +20,7 @@ from app.db.repo import LoggedAction
 from app.i18n import _
 from app.rooms.quotas import NOBODY_PLAYS_ON_ACTION
 from app.web.presentation import presentation
+from app.web.settlement import SettledDeal, from_event, in_money
 
 
 @dataclass
@@ -31,6 +32,8 @@ class Step:
     scores: list[int] | None = None
     deal_no: int = 1  # the deal it belongs to (a deal's end belongs to that deal)
     index: int = 0  # its place in the match, from 0 (the URL's ?step=)
+    # a game paid in cents: the settlement of the deal this step ends
+    settled: SettledDeal | None = None
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ def describe(game: str, event: dict[str, Any], names: list[str]) -> str | None:
 
 def build(game: str, log: list[LoggedAction], names: list[str]) -> list[Step]:
     p = presentation(game)
+    money = in_money(game)
     steps: list[Step] = []
     trick: list[tuple[str, str, str]] = []
     complete = False
@@ -73,6 +77,7 @@ def build(game: str, log: list[LoggedAction], names: list[str]) -> list[Step]:
         lines: list[str] = []
         revealed: list[str] = []
         scores: list[int] | None = None
+        settled: SettledDeal | None = None
         # a step that ends a deal belongs to it; one that only deals the next, to that
         ended = [e.get("deal_no") for e in entry.events if e.get("type") == "deal_end"]
         dealt = [e.get("deal_no") for e in entry.events if e.get("type") == "deal"]
@@ -95,6 +100,8 @@ def build(game: str, log: list[LoggedAction], names: list[str]) -> list[Step]:
                 complete = True
             elif kind == "deal_end":
                 scores = list(event.get("scores") or [])
+                if money:
+                    settled = from_event(event, len(names))
             if "revealed" in event:  # cards a challenge turned over
                 revealed = [p.card_title(c) for c in event.get("revealed", [])]
             text = p.describe(event, names)
@@ -103,7 +110,7 @@ def build(game: str, log: list[LoggedAction], names: list[str]) -> list[Step]:
         # the step that ends a deal shows its last trick; one that only deals, none
         shown = [] if dealt and not ended else list(trick)
         steps.append(Step(seq=entry.seq, lines=lines, trick=shown, revealed=revealed,
-                          scores=scores, deal_no=mine, index=len(steps)))
+                          scores=scores, deal_no=mine, index=len(steps), settled=settled))
         deal_no = int(dealt[-1]) if dealt and dealt[-1] else mine
         if dealt:  # the next deal starts with an empty board
             trick, complete = [], False
