@@ -15,7 +15,7 @@ from typing import Any
 
 from babel import numbers
 
-from app.games.actions import BID, KONTRA, PASS_SPEAK, RETOUR
+from app.games.actions import BID, KONTRA, PASS_SPEAK, RETOUR, Action, Play
 from app.games.cards import SCHAFKOPF_DECK
 from app.games.schafkopf_classic import (
     CALLS,
@@ -30,6 +30,7 @@ from app.games.schafkopf_classic import (
 from app.i18n import N_, _, get_language
 from app.web.games.schafkopf import SUITS, face
 from app.web.presentation import (
+    Buttons,
     Event,
     Presentation,
     Reads,
@@ -154,9 +155,13 @@ def sheet_lines(record: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def auction_shown(view: View) -> dict[str, bool]:
-    """``auction_shown``: what each seat said stays on the board until the first card."""
-    return {"auction_shown": not view.get("trick") and not any(view.get("tricks_won") or ())}
+def buttons(legal: list[Action]) -> Buttons:
+    """The auction's calls and Kontra/Retour as buttons (the cards are played from
+    the hand); the first call is the main choice, never a Kontra or Retour, which a
+    seat may as well not say."""
+    shown = tuple(a.wire for a in legal if not isinstance(a, Play))
+    optional = (KONTRA.wire, RETOUR.wire)
+    return shown, tuple(w for w in shown[:1] if w not in optional)
 
 
 PRESENTATION = Presentation(
@@ -166,6 +171,7 @@ PRESENTATION = Presentation(
     suit_names={code: name for code, (_symbol, name) in SUITS.items()},
     trump=trump,
     action_labels=ACTIONS,
+    buttons=buttons,
     sentence=sentence,
     score_measure=N_("cents"),
     host_end_note=N_("The deal in progress is called off and pays nothing; the best "
@@ -177,8 +183,8 @@ PRESENTATION = Presentation(
     reads={
         "board": Reads(view=("declared", "declarer", "called", "trump", "forehand",
                              "kontra", "retour", "named", "partner", "phase", "said",
-                             "seat", "tricks_won", "points_taken"),
-                       derived=auction_shown, parts=trick_parts("declared", "trump")),
+                             "seat", "tricks_won"),
+                       parts=trick_parts("declared", "trump")),
         "status": Reads(view=("best", "declared", "phase", "step", "trick", "turn"),
                         parts=facts("schafkopf_classic", "deal_no", "deals", "played",
                                     "tariff", "rules")),
