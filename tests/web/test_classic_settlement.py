@@ -121,6 +121,11 @@ def test_a_played_match_is_settled_in_cents_kept_through_a_restart_and_shown(
             for s in scores:
                 assert f"<strong>{format_money(s)}</strong>" in chart
         assert ("Abrechnung" in page) and ("€" in page)
+    # the table's own chart of the balances, in euros and cents too
+    page = http.get(f"/r/{table.room}?lang=de").text
+    chart = page.split('id="table-chart"', 1)[1].split("</figure>", 1)[0]
+    with language("de"):
+        assert all(f"<strong>{format_money(s)}</strong>" in chart for s in scores)
     # the ledger page says the same, without a pot
     page = http.get(f"/r/{table.room}/ledger?lang=en").text
     assert _cells(page, "data-balance") == scores and "Pot" not in page
