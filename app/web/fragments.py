@@ -85,7 +85,7 @@ FRAGMENTS: tuple[Fragment, ...] = (
 FRAGMENT_IDS = tuple(f.id for f in FRAGMENTS)
 SEATS = "seats"
 # what a plate of the ring (``plate.html``) is drawn from, besides its Plate (``p``)
-PLATE = ("host_setup", "viewer_free")
+PLATE = ("game", "host_setup", "viewer_free")
 PLATE_TEMPLATE = "table/fragments/plate.html"
 
 

@@ -190,6 +190,9 @@ class Presentation:
     sentence: Callable[[Event, list[str]], str | None] = _no_sentence
     #: what the final score counts, for the standings ("points", "units", "chips")
     score_measure: str = N_("points")
+    #: a seat's score as its plate at the table shows it (say, cents as euros),
+    #: in the page's language
+    score_text: Callable[[int], str] = str
     #: what the host's "end the game" box says will happen (games with host_can_end)
     host_end_note: str = ""
     #: why a seat is out of the match (``Match.seats_out``), said on its page

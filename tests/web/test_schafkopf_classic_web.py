@@ -197,3 +197,29 @@ def test_the_choice_option_is_read_from_a_form() -> None:
     spec = GAMES[GAME].options
     assert read_options(spec, {"x.all_pass": "ramsch"}, "x.")["all_pass"] == "ramsch"
     assert "all_pass" not in read_options(spec, {"x.all_pass": ""}, "x.")
+
+
+def test_the_replay_says_each_call_of_the_auction_and_the_deals_end() -> None:
+    """The replay's sentences (app.web.replay asks the presentation) for the actions
+    of the classic game, in both languages; none of them names the partner before
+    the engine's public ``partner`` event does."""
+    names = ["Anna", "Bert", "Cilli", "Done"]
+    m = new_match(GAME, 4, {"dealer": 0}, seed=1, deals=[{"hands": HANDS}])
+    events = [e for seat, action in AUCTION for e in m.apply(seat, action)]
+    events += m.apply(0, KONTRA.wire)
+    with i18n.language("de"):
+        said = [PRESENTATION.describe(e, names) for e in events]
+    assert said == ["Bert: Ich spiel.", "Cilli: Weiter.", "Done: Weiter.", "Anna: Weiter.",
+                    "Bert sagt Rufspiel an.", "Bert spielt auf die Gras-Sau.", "Anna: Kontra!"]
+    with i18n.language("en"):
+        said = [PRESENTATION.describe(e, names) for e in events]
+    assert said[0] == "Bert: Ich spiel." and said[5] == "Bert plays a Rufspiel on the Gras Sau."
+    assert not any("Cilli" in s and "partner" in s for s in said)
+    with i18n.language("de"):
+        assert PRESENTATION.describe({"type": "partner", "seat": 2}, names) \
+            == "Cilli hat die gerufene Sau: der Partner."
+        end = {"type": "deal_end", "deal_no": 3, "kind": "played", "game": "wenz",
+               "declarer": 1, "won": True, "party_points": 70, "cents": [-50, 150, -50, -50]}
+        assert PRESENTATION.describe(end, names) == (
+            "Spiel 3 ist aus: Bert: Wenz, gewonnen mit 70 Augen; Anna -0,50\xa0€, "
+            "Bert +1,50\xa0€, Cilli -0,50\xa0€, Done -0,50\xa0€.")

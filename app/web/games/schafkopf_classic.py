@@ -10,10 +10,7 @@ hint where a button would otherwise say nothing to an English player.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from typing import Any
-
-from babel import numbers
 
 from app.games.actions import BID, KONTRA, PASS_SPEAK, RETOUR, Action, Play
 from app.games.cards import SCHAFKOPF_DECK
@@ -27,7 +24,8 @@ from app.games.schafkopf_classic import (
     TRUMPS,
     layout_of,
 )
-from app.i18n import N_, _, get_language
+from app.i18n import N_, _
+from app.i18n import format_money as money
 from app.web.games.schafkopf import SUITS, face
 from app.web.presentation import (
     Buttons,
@@ -60,13 +58,6 @@ DEAL_KINDS = {"thrown_in": N_("Nobody played: the cards are dealt again."),
               "called_off": N_("The host ended the match: this deal pays nothing.")}
 
 
-def money(cents: int, signed: bool = False) -> str:
-    """Cents as euros in the page's language: "€0.40" / "0,40 €" (``signed``: "+"
-    before a gain)."""
-    text = numbers.format_currency(Decimal(cents) / 100, "EUR", locale=get_language())
-    return "+" + text if signed and cents > 0 else text
-
-
 def game_name(game: str | None, trump: str | None) -> str:
     """The game in words: "Wenz", "Herz Solo" / "Herz-Solo"."""
     if game is None:
@@ -78,13 +69,14 @@ def game_name(game: str | None, trump: str | None) -> str:
 
 def game_line(record: Mapping[str, Any], names: Sequence[str]) -> str:
     """Who plays what, for everybody ("Anna spielt auf die Gras-Sau", "Bert: Wenz");
-    ``record``: a view (``declared``) or a deal's record or event (``game``)."""
+    ``record``: a view (``declared``), a deal's record (``game``, ``declarer``) or
+    the ``game`` event (``game``, ``seat``)."""
     game = record.get("declared", record.get("game"))
     if game is None:
         return ""
     if game == RAMSCH:
         return _("Ramsch: nobody plays, the most card points lose.")
-    seat = record.get("declarer")
+    seat = record["declarer"] if "declarer" in record else record.get("seat")  # the event's
     who = names[seat] if isinstance(seat, int) else ""
     if game == RUFSPIEL and record.get("called") in SAUEN:
         return _("{who} plays a Rufspiel on the {sau}").format(
@@ -174,6 +166,7 @@ PRESENTATION = Presentation(
     buttons=buttons,
     sentence=sentence,
     score_measure=N_("cents"),
+    score_text=money,
     host_end_note=N_("The deal in progress is called off and pays nothing; the best "
                      "balances win."),
     option_choices={"all_pass": (("redeal", N_("deal again")),
