@@ -24,6 +24,7 @@ from typing import Any
 
 from app.bots import LEVELS, STAND_IN_LEVEL, choose_action, choose_optional
 from app.bots.pool import BotPool
+from app.games import GAMES
 from app.rooms.pacing import pause_left
 from app.rooms.pipeline import ActionPipeline
 from app.rooms.presence import humans_present
@@ -159,7 +160,7 @@ class BotDriver:
             if wait > 0:  # a finished trick or deal is on show: it counts as the delay
                 await self._pause(room, wait)
                 continue
-            answers = await asyncio.gather(*(self.decide(room, q) for q in asked))
+            answers = await self._answers(room, asked, since + self.delay)
             for q, answer in zip(asked, answers, strict=True):
                 decided[(q.seat, version)] = answer
             left = self.delay - (room.clock.now() - since)
@@ -188,6 +189,42 @@ class BotDriver:
                         return  # every bot stays silent: wait for the people
             if held > 0:
                 await room.clock.sleep(held)
+
+    async def _answers(self, room: Room, asked: list[Question], until: float
+                       ) -> list[str | None]:
+        """The bots' answers to ``asked``. The seats the match waits for are waited
+        for; a seat that may act but need not (a Kontra off turn) is given until the
+        later of ``until`` (the room clock's time the move is due) and those answers,
+        and is silent (None) if it has not answered by then (it is asked again at
+        the next move). So the moment a move is made never depends on which other
+        seats may act unasked, which may be a secret of the game (who may say
+        Kontra tells who the partner is). A challenge window is timed by the room
+        in public: there every answer is waited for, as when no seat is awaited."""
+        if not any(q.must for q in asked) or GAMES[room.game].challenge_windows:
+            # nothing awaited moves (a seat that may act unasked answers for itself),
+            # or the challengers' window is the room's, timed in public: every answer
+            return list(await asyncio.gather(*(self.decide(room, q) for q in asked)))
+        tasks: list[asyncio.Future[str | None]] = [
+            asyncio.ensure_future(self.decide(room, q)) for q in asked]
+        optional = [t for q, t in zip(asked, tasks, strict=True) if not q.must]
+        try:
+            await asyncio.gather(*(t for q, t in zip(asked, tasks, strict=True) if q.must))
+            pending: set[asyncio.Future[Any]] = {t for t in optional if not t.done()}
+            left = until - room.clock.now()
+            if pending and left > 0:
+                sleeper: asyncio.Future[Any] = asyncio.ensure_future(room.clock.sleep(left))
+                try:
+                    while pending and not sleeper.done():
+                        done, _ = await asyncio.wait({sleeper, *pending},
+                                                     return_when=asyncio.FIRST_COMPLETED)
+                        pending -= done
+                finally:
+                    sleeper.cancel()
+        finally:
+            for t in tasks:
+                if not t.done():
+                    t.cancel()
+        return [t.result() if t.done() and not t.cancelled() else None for t in tasks]
 
     async def _pause(self, room: Room, seconds: float) -> None:
         """Wait out a pause, or less when :meth:`wake` says it ended early."""
