@@ -40,6 +40,7 @@ from app.games.actions import (
     Speak,
 )
 from app.games.base import (
+    CENTS,
     END_REASONS,
     FLAT,
     HOST_ENDS,
@@ -848,6 +849,7 @@ INFO = GameInfo.of(
              "secret until it shows, Wenz and Solo, Kontra and Retour, paid in cents."),
     position=15,  # next to the rotating Schafkopf; first for German visitors
     host_can_end=True,
+    ledger=CENTS,  # the server keeps the settlement (Abrechnung) in the database
     first_for=("de",),
 )
 
