@@ -327,11 +327,13 @@ class HeldDatabase(Database):
         return await super().write(fn, **kwargs)
 
 
-async def _first_move(service: RoomService) -> tuple[Room, list[str | None], list[str], int,
-                                                     asyncio.Task[Any]]:
-    """A table's first move sent: its room, what its pages were told of the room's
-    notice, the legal actions and the version before it, and the move's task."""
+async def _first_move(service: RoomService, hold: Callable[[], None]
+                      ) -> tuple[Room, list[str | None], list[str], int, asyncio.Task[Any]]:
+    """A table's first move sent once the table is set (and ``hold`` called): its
+    room, what its pages were told of the room's notice, the legal actions and the
+    version before it, and the move's task."""
     room_id, _ = await _table(service)
+    hold()
     room = service.get(room_id)
     told: list[str | None] = []
     room.listeners.add(lambda r: told.append(r.error))
@@ -353,8 +355,7 @@ def test_a_write_that_waits_shows_the_notice_after_two_seconds_until_it_is_throu
         clock = ManualClock(start=0.0)
         db = HeldDatabase(url)
         service = RoomService(db, bot_delay_ms=10, clock=clock)
-        db.release.clear()
-        room, told, legal, version, move = await _first_move(service)
+        room, told, legal, version, move = await _first_move(service, db.release.clear)
         room_id = room.id
         await asyncio.sleep(HELD_S + 0.2)  # the database thread holds the move's write
         assert db.write_held_s() > HELD_S
@@ -455,13 +456,17 @@ def test_a_write_answered_late_by_a_busy_server_shows_no_notice(tmp_path: Path) 
         clock = ManualClock(start=0.0)
         db = GatedDatabase(url)
         service = RoomService(db, bot_delay_ms=10, clock=clock)
-        db.gate = asyncio.Event()
-        room, told, _, version, move = await _first_move(service)
+        gate = asyncio.Event()
+
+        def hold() -> None:
+            db.gate = gate
+
+        room, told, _, version, move = await _first_move(service, hold)
         await asyncio.sleep(0.05)
         await clock.advance(SLOW_WRITE_S * 5)
         assert db.write_held_s() == 0.0
         assert room.error is None and not told, "no notice: the database holds nothing"
-        db.gate.set()
+        gate.set()
         await move
         assert room.version == version + 1 and room.error is None
         db.close()
