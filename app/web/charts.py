@@ -20,6 +20,10 @@ from app.i18n import _, format_money
 
 WIDTH, HEIGHT = 600, 220
 LEFT, RIGHT, TOP, BOTTOM = 44, 14, 12, 30
+# the width of a character of an axis label, in the picture's units, at the largest
+# size the page draws them (18 on a phone, where the picture is scaled down:
+# static/css/social.css)
+AXIS_CHAR_W = 10.5
 COLOURS = ("#2f6fb0", "#b0452f", "#2e7d32", "#8a5a00", "#7b3fa0", "#00838f", "#c2185b",
            "#455a64")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "4 4", "1 2", "10 4", "3 3 1 3")
@@ -62,8 +66,9 @@ def score_chart(names: Sequence[str | None], deals: Sequence[tuple[int, Sequence
     lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
     if hi == lo:
         hi = lo + step
-    # room for the longest label of the axis (euros are longer than counts)
-    left = max(LEFT, 10 + 6 * max(len(say(lo)), len(say(hi))))
+    # room for the longest label of the axis (euros are longer than counts), at the
+    # largest size the page gives its words (AXIS_CHAR_W)
+    left = max(LEFT, round(14 + AXIS_CHAR_W * max(len(say(lo)), len(say(hi)))))
     plot_w, plot_h = WIDTH - left - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x(i: int) -> float:
