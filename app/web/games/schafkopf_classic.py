@@ -41,8 +41,8 @@ from app.web.presentation import (
 
 # the classes, as the table says them (German in every language)
 CLASS_NAMES = {"rufspiel": N_("Rufspiel"), "wenz": N_("Wenz"), "geier": N_("Geier"),
-         "solo": N_("Solo"), "wenz_tout": N_("Wenz Tout"), "geier_tout": N_("Geier Tout"),
-         "solo_tout": N_("Solo Tout"), "ramsch": N_("Ramsch")}
+               "solo": N_("Solo"), "wenz_tout": N_("Wenz Tout"), "geier_tout": N_("Geier Tout"),
+               "solo_tout": N_("Solo Tout"), "ramsch": N_("Ramsch")}
 # a Farbsolo with its suit ("Herz-Solo")
 SOLOS = {"solo": N_("{suit} Solo"), "solo_tout": N_("{suit} Solo Tout")}
 # the Sau called in a Rufspiel
