@@ -46,9 +46,14 @@ ratios on/off follow (CPU per action, bytes on the wire per action and seat, RSS
 table). "wire" is every byte the clients read off their sockets while they play
 (frame headers included), divided by the actions that arrived and the four seats.
 
+The client processes share the machine with the server. ``--client-nice 10`` lowers
+their priority, so that the server's event loop is not held up waiting for a core a
+client holds, as with clients on other machines: the figure for the longest stall of
+the server's own loop, not the machine's.
+
 Usage: python bench/load.py [--profile paced|saturated] [--tables N] [--duration S]
        [--interval S] [--client-procs P] [--no-bare] [--database-url postgresql://...]
-       [--rounds N] [--ws-compression off|on|both]
+       [--rounds N] [--ws-compression off|on|both] [--client-nice N]
 Only 127.0.0.1 is contacted.
 """
 
@@ -398,8 +403,12 @@ async def client_main(conn: Connection, ws_base: str, setups: list[TableSetup],
 
 
 def client_process(conn: Connection, ws_base: str, setups: list[TableSetup], profile: str,
-                   interval: float, duration: float, seed: int) -> None:
+                   interval: float, duration: float, seed: int, nice: int = 0) -> None:
     raise_fd_limit()
+    if nice:
+        # the load generator gives way to the server it measures, as clients on other
+        # machines would: the server's loop is not held up waiting for a core they hold
+        os.nice(nice)
     try:
         asyncio.run(client_main(conn, ws_base, setups, profile, interval, duration, seed))
     except BaseException as exc:
@@ -478,7 +487,7 @@ def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profi
         ours, theirs = ctx.Pipe()
         p = ctx.Process(target=client_process, args=(
             theirs, srv.ws_base, chunk, profile, args.interval, args.duration,
-            args.seed * 1000 + i), daemon=True)
+            args.seed * 1000 + i, args.client_nice), daemon=True)
         p.start()
         procs.append(p)
         pipes.append(ours)
@@ -619,7 +628,8 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
     print(f"load bench {datetime.now(UTC):%Y-%m-%d %H:%M} UTC: Schafkopf, {args.profile}"
           f"{f' (every {args.interval:g} s)' if args.profile == 'paced' else ''}, "
           f"{real.tables} tables x 4 WebSocket seats, {args.duration:g} s, {db_kind}, "
-          f"{os.cpu_count()} CPUs, load average {load_average()}")
+          f"{os.cpu_count()} CPUs, load average {load_average()}"
+          f"{f', clients at nice {args.client_nice}' if args.client_nice else ''}")
     for r in [real, *([bare] if bare else [])]:
         asked = (f" (asked about {r.tables / args.interval:.0f})"
                  if args.profile == "paced" and r is real else "")
@@ -698,6 +708,9 @@ def main() -> None:
     p.add_argument("--database-url", default=None,
                    help="a PostgreSQL URL; a throwaway schema is created and dropped")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--client-nice", type=int, default=0,
+                   help="the client processes' niceness (10: they give way to the server, "
+                        "as clients on other machines would; 0: as the shell's)")
     p.add_argument("--rounds", type=int, default=1,
                    help="run the whole measurement this many times (the real and the bare "
                         "server back to back, alternating which goes first) and print "
