@@ -452,6 +452,8 @@ class LuegenbeutelMatch(Match):
                 return Reason(N_("there is nothing to accept: just play on"))
             return Reason(N_("you cannot accept now"))
         if kind in (Lay, Skip) or typed is not None and kind in (Pass, End):
+            if self.phase == "challenge":  # a round's last card, open to challenge
+                return Reason(N_("wait: the round's last turn may still be challenged"))
             if self.phase != "play" or seat != self.turn:
                 return Reason(N_("it is not your turn"))
             if kind in (Lay, Skip):

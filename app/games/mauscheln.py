@@ -302,6 +302,8 @@ class MauschelnMatch(TrickGame):
     max_players: ClassVar[int] = 7
     parser: ClassVar[Parser] = PARSER
     spells: ClassVar[bool] = True  # the plays and the exchange's choices (_spelled)
+    early_play: ClassVar[str] = N_("no card is played before every player has decided and "
+                                   "exchanged")
     options_spec: ClassVar[tuple[Option, ...]] = (
         Option(
             "chips", N_("Starting chips"), "int", 40, minimum=1, maximum=100_000,
@@ -1046,6 +1048,9 @@ class MauschelnMatch(TrickGame):
     def explain_illegal(self, seat: int, action: str) -> str:
         if seat != self.turn:
             return Reason(N_("it is not your turn"))
+        typed = self.parser.read(action)
+        if isinstance(typed, Play) and self.phase != "play":
+            return Reason(self.early_play)
         if self.phase == "knock":
             return Reason(N_("an Ace is turned up: say 'knock' to take it and play as "
                              "sneaker without seeing your cards first, or 'no_knock'"))
@@ -1053,7 +1058,6 @@ class MauschelnMatch(TrickGame):
             return Reason(N_("say 'mauschel' to play or 'pass'"))
         if self.phase == "joining":
             return Reason(N_("say 'join' to play along or 'fold'"))
-        typed = self.parser.read(action)
         if self.phase == "exchange":
             return self._explain_exchange(seat, typed)
         if self.phase == "play" and isinstance(typed, Play):

@@ -208,6 +208,7 @@ class SchafkopfClassicMatch(TrickGame):
     )
     parser: ClassVar[Parser] = PARSER
     suit_names: ClassVar[dict[str, str]] = SUIT_NAMES_DE
+    early_play: ClassVar[str] = N_("no card is played before the game is settled")
     fresh_views: ClassVar[bool] = True
     copy_plan: ClassVar[dict[str, str]] = {
         **TrickGame.copy_plan,
@@ -683,13 +684,17 @@ class SchafkopfClassicMatch(TrickGame):
             if led == TRUMP_SUIT:
                 return Reason(N_("you must play a trump: a trump was led"))
             return self.explain_play(seat, action)
-        if led == self.called:  # a duty of the called Sau
-            return Reason(N_("its suit was led: you must play the called Sau"))
+        # a duty of the called Sau; ``suit`` its suit (the web names it in its language)
+        suit = str(self.called)
+        shown = {"suit": self.suit_names.get(suit, suit)}
+        if led == suit:
+            return Reason(N_("{suit} was led: you must play the called Sau"), shown=shown,
+                          suit=suit)
         if led is not None:
-            return Reason(N_("the called Sau may not be thrown on another trick before its "
-                             "suit has been led"))
-        return Reason(N_("lead the called Sau when you lead its suit, unless you hold four "
-                         "cards of it"))
+            return Reason(N_("the called Sau may not be discarded before {suit} was led"),
+                          shown=shown, suit=suit)
+        return Reason(N_("lead {suit} with the called Sau, unless you hold four cards of "
+                         "{suit}"), shown=shown, suit=suit)
 
     # ----- worlds (search bots; see Match.unseen and Match.from_view) ---------------------
     @classmethod

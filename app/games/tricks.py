@@ -63,6 +63,9 @@ class TrickGame(Match):
     """
 
     suit_names: ClassVar[dict[str, str]] = {}  # suit letter -> name in a message
+    # why a card cannot be played by a seat that may do something else now (an
+    # auction, a decision before the cards are played): a game says it its own way
+    early_play: ClassVar[str] = N_("no card is played now")
     play_phase: ClassVar[str] = "play"
     parser: ClassVar[Parser] = PARSER
     spells: ClassVar[bool] = True  # the plays (_spelled)
@@ -240,6 +243,8 @@ class TrickGame(Match):
             reason = self.explain_play(seat, self.parser.read(action))
             if reason is not None:
                 return reason
+        elif isinstance(self.parser.read(action), Play) and seat in self._to_act():
+            return Reason(self.early_play)
         return super().explain_illegal(seat, action)
 
     # ----- worlds (search bots; see Match.unseen and Match.from_view) -------------------

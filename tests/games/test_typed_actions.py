@@ -261,7 +261,7 @@ def _mauscheln_at(phase: str, options: dict[str, Any] | None = None) -> tuple[Ma
 
 def test_mauscheln_refuses_words_of_other_phases_and_malformed_exchanges() -> None:
     m, seat = _mauscheln_at("bidding")
-    for bad in ("Mauschel", "pass ", "join", "knock", "play:HA", None):
+    for bad in ("Mauschel", "pass ", "join", "knock", None):
         reason = _refusal(m, seat, bad)
         expected = (
             "an action is a text such as 'play:EO'"
@@ -269,6 +269,9 @@ def test_mauscheln_refuses_words_of_other_phases_and_malformed_exchanges() -> No
             else "say 'mauschel' to play or 'pass'"
         )
         assert reason == expected
+    # a card: not before every player has decided (what a tap on a card is told)
+    assert _refusal(m, seat, "play:HA") == (
+        "no card is played before every player has decided and exchanged")
     assert _refusal(m, (seat + 1) % 4, "pass") == "it is not your turn"
 
     m, seat = _mauscheln_at("joining")
