@@ -122,8 +122,31 @@ def _search(game: Game, view: dict[str, Any], legal: list[str], history: History
         elapsed = (time.perf_counter() - start) * 1000.0
         return Report(prior, 0, {}, prior, elapsed, 1)
 
+    results, samples, failures = _rollouts(game, position, legal, rng, deadline,
+                                           max_samples, min_samples)
     totals = {a: 0.0 for a in legal}
     diffs: dict[str, list[float]] = {a: [] for a in legal}
+    for i in range(samples):
+        for action in legal:
+            totals[action] += results[action][i]
+            diffs[action].append(results[action][i] - results[prior][i])
+    elapsed = (time.perf_counter() - start) * 1000.0
+    if samples == 0:
+        return Report(prior, 0, {}, prior, elapsed, failures)
+    means = {a: totals[a] / samples for a in legal}
+    best = max(legal, key=lambda a: (means[a], a == prior))
+    if best != prior and not _clearly_better(diffs[best]):
+        best = prior
+    return Report(best, samples, means, prior, elapsed, failures)
+
+
+def _rollouts(game: Game, position: Any, options: list[str], rng: random.Random,
+              deadline: float | None, max_samples: int,
+              min_samples: int) -> tuple[dict[str, list[float]], int, int]:
+    """Every option of ``options`` played out on the same worlds and dice, world after
+    world until ``max_samples`` or the ``deadline``: each option's result per world
+    (in the worlds' order), the number of worlds and of worlds that failed."""
+    results: dict[str, list[float]] = {a: [] for a in options}
     samples = 0
     failures = 0
     last_cost = 0.0
@@ -144,27 +167,60 @@ def _search(game: Game, view: dict[str, Any], legal: list[str], history: History
             if failures > 2 * max_samples + 10:
                 break
             continue
-        results: dict[str, float] = {}
-        for action in legal:
+        world_results: dict[str, float] = {}
+        for action in options:
             if deadline is not None and samples >= 1 and time.perf_counter() > deadline:
                 break  # out of time: this world is dropped half done
-            results[action] = game.rollout(base.copy(), position, action,
-                                           random.Random(sample_seed ^ 0x5EED))
-        if len(results) < len(legal):
+            world_results[action] = game.rollout(base.copy(), position, action,
+                                                 random.Random(sample_seed ^ 0x5EED))
+        if len(world_results) < len(options):
             break
-        for action in legal:
-            totals[action] += results[action]
-            diffs[action].append(results[action] - results[prior])
+        for action in options:
+            results[action].append(world_results[action])
         samples += 1
         last_cost = time.perf_counter() - now
-    elapsed = (time.perf_counter() - start) * 1000.0
-    if samples == 0:
-        return Report(prior, 0, {}, prior, elapsed, failures)
-    means = {a: totals[a] / samples for a in legal}
-    best = max(legal, key=lambda a: (means[a], a == prior))
-    if best != prior and not _clearly_better(diffs[best]):
-        best = prior
-    return Report(best, samples, means, prior, elapsed, failures)
+    return results, samples, failures
+
+
+@dataclass
+class Estimates:
+    """Every option's result on each world of one decision (common random numbers:
+    the i-th result of every option comes from the same world and dice)."""
+
+    results: dict[str, list[float]]
+    samples: int
+    elapsed_ms: float
+    failures: int = 0
+
+    def mean(self, option: str) -> float:
+        got = self.results[option]
+        return sum(got) / len(got) if got else 0.0
+
+    def paired_error(self, better: str, worse: str) -> float:
+        """The standard error of the mean of ``better``'s lead over ``worse``, world
+        by world (0 with fewer than two worlds)."""
+        diffs = [b - w for b, w in zip(self.results[better], self.results[worse],
+                                       strict=True)]
+        n = len(diffs)
+        if n < 2:
+            return 0.0
+        mean = sum(diffs) / n
+        return math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+
+
+def estimate(game: Game, view: dict[str, Any], options: list[str], history: History,
+             rng: random.Random, budget_ms: float | None, max_samples: int,
+             min_samples: int = 1) -> Estimates:
+    """Every one of ``options`` (legal actions, the game's silence, or plans of its
+    ``candidates``) played out on the same worlds, as :func:`search` weighs them but
+    with no option left out (a review of a decision). Raises ValueError (the game's
+    Inconsistent) when the view and the memory do not fit together."""
+    start = time.perf_counter()
+    deadline = None if budget_ms is None else start + max(0.0, SAFETY * budget_ms - 5) / 1000
+    position = game.prepare(view, history)
+    results, samples, failures = _rollouts(game, position, options, rng, deadline,
+                                           max_samples, min_samples)
+    return Estimates(results, samples, (time.perf_counter() - start) * 1000.0, failures)
 
 
 def _clearly_better(diffs: list[float]) -> bool:
