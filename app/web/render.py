@@ -29,7 +29,7 @@ from markupsafe import Markup
 from app import i18n
 from app.config import get_settings
 from app.games import GAMES
-from app.games.actions import Action, Challenge, Exchange, Lay, Play, Skip
+from app.games.actions import PLAY_WIRES, Action, Challenge, Exchange, Lay, Play, Skip
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_OPTIONS
 from app.rooms.table_state import seat_state, table_state
@@ -196,18 +196,21 @@ def card_face(f: Face) -> Markup:
 on_change.append(card_face.cache_clear)
 
 
-def hand_card(game: str, code: str, action: str | None, trump: bool, badge: str) -> Markup:
+def hand_card(game: str, code: str, action: str | None, trump: bool, badge: str,
+              why: str | None = None) -> Markup:
     """``{{ hand_card(...) }}``: one card of a hand (``table/hand_card.html``): what it
     looks like depends on these and the language only, so each look is drawn once
-    for every table."""
-    return _hand_card(game, code, action, bool(trump), badge or "", i18n.translations())
+    for every table. A card without an ``action`` (it cannot be played now) asks
+    the server why with ``why``, the action it would be (``play:EO``), when given."""
+    return _hand_card(game, code, action, bool(trump), badge or "", why,
+                      i18n.translations())
 
 
 @lru_cache(maxsize=8192)
 def _hand_card(game: str, code: str, action: str | None, trump: bool, badge: str,
-               _catalogue: Any) -> Markup:
+               why: str | None, _catalogue: Any) -> Markup:
     return Markup(env.get_template("table/hand_card.html").render(
-        game=game, code=code, action=action, trump=trump, badge=badge).strip())
+        game=game, code=code, action=action, trump=trump, badge=badge, why=why).strip())
 
 
 on_change.append(_hand_card.cache_clear)
@@ -217,12 +220,17 @@ def hand_cards(game: str, hand: list[str], playable: Mapping[str, str],
                view: Mapping[str, Any]) -> Markup:
     """``{{ hand_cards(game, view.hand, playable, view) }}``: every card of a hand in
     one call (each card's look drawn once, :func:`hand_card`), its trump mark and
-    badge asked of the game's presentation."""
+    badge asked of the game's presentation. A card that cannot be played now asks
+    why (the engine's reason) of its play when tapped."""
     p = presentation(game)
     catalogue = i18n.translations()
-    return Markup("\n").join(
-        _hand_card(game, code, playable.get(code), bool(p.trump(code, view)),
-                   p.badge(code, view) or "", catalogue) for code in hand)
+    cards = []
+    for code in hand:
+        action = playable.get(code)
+        cards.append(_hand_card(game, code, action, bool(p.trump(code, view)),
+                                p.badge(code, view) or "",
+                                None if action else PLAY_WIRES[code], catalogue))
+    return Markup("\n").join(cards)
 
 
 def card_span(game: str, code: str, view: Mapping[str, Any] | None = None) -> Markup:

@@ -7,8 +7,9 @@ seat's ``{"cmd": "next_deal" | "back"}``, ``{"chat": "text"}`` or ``{"react": "ð
 or a host command ``{"cmd": "start" | "add_bot" | "end_game" | "rematch" |
 "spectator_chat"}`` (``add_bot`` takes a ``"level"``: ``"easy"`` or ``"strong"``),
 ``{"cmd": "kick" | "remove_bot", "seat": n}``,
-``{"cmd": "swap", "a": n, "b": m}``. Outgoing frames are HTML fragments with
-``hx-swap-oob``.
+``{"cmd": "swap", "a": n, "b": m}``; and a seat's ``{"why": "play:EO"}``: why that
+card of its hand cannot be played now (the engine's reason, to that socket alone).
+Outgoing frames are HTML fragments with ``hx-swap-oob``.
 
 A socket belongs to its seat token, not to a seat number: when the host swaps
 seats, the socket moves with its person at once (the cards, the turns, the chat
@@ -45,6 +46,7 @@ from websockets.http11 import Request, Response
 from app import cycles, i18n
 from app.config import get_settings
 from app.db.retry import DatabaseUnavailable
+from app.games import IllegalAction
 from app.i18n import _
 from app.rooms.chat import ChatEvent
 from app.rooms.errors import RoomError
@@ -68,6 +70,7 @@ NOT_FOUND = 4404
 FORBIDDEN = 4403
 GONE = 4410  # the table closed (idle); htmx does not reconnect on 4xxx codes
 MAX_DEPTH = 8  # our frames are flat objects; a form adds one level
+WHY_MAX = 64  # the longest action a "why" frame may ask about (a card: "play:EO")
 # uvicorn closed the socket for a frame the protocol refuses (1002 protocol error,
 # 1007 not UTF-8, 1009 too large): the parser's error stays in a reference cycle
 PROTOCOL_ERRORS = (1002, 1007, 1009)
@@ -98,6 +101,9 @@ class Connection:
         self.stale = True  # the table must be drawn again
         self.flashes: list[str] = []
         self.outbox: list[str] = []  # fragments to send as they are (chat lines)
+        # the answer to this socket's last question (why a card is refused), sent as it is;
+        # a newer one replaces one not sent yet
+        self.reply = ""
         self.sent: dict[str, Drawn] = {}  # fragment id -> what this socket got last
         self.closed = False
         self.writer = secrets.token_hex(8)  # tells spectators apart for the chat's limit
@@ -148,6 +154,13 @@ class Connection:
         self.stale = True
         self.dirty.set()
 
+    def answer(self, html: str) -> None:
+        """Send ``html`` to this socket alone with the next push, drawing nothing of
+        the table again (an answer that changes nothing: why a card is refused); a
+        newer answer replaces one that was not sent yet."""
+        self.reply = html
+        self.dirty.set()
+
     def on_chat(self, event: ChatEvent) -> None:
         try:
             if event.message is not None:
@@ -182,6 +195,9 @@ class Connection:
                             await self.ws.close(code=GONE, reason="table closed")
                     return
                 extras, self.outbox = self.outbox, []
+                if self.reply:
+                    extras.append(self.reply)
+                    self.reply = ""
                 frame = ""
                 if self.stale:
                     if self.room.error and self.room.lock.locked():
@@ -446,6 +462,9 @@ async def _handle(conn: Connection, data: dict[str, Any]) -> None:
             raise RoomError(_("You are watching; take a seat to play."))
         await SEAT_COMMANDS[cmd](service, room.id, conn.seat)
         return
+    if cmd is None and "why" in data:
+        _why(conn, data.get("why"))
+        return
     if "action" not in data:
         raise RoomError("That message was not understood.")
     if conn.seat is None:
@@ -459,3 +478,24 @@ async def _handle(conn: Connection, data: dict[str, Any]) -> None:
         except FormError as exc:
             raise RoomError(str(exc)) from None
     await service.act(room.id, conn.seat, action, data.get("version"), conn.token_hash)
+
+
+def _why(conn: Connection, action: Any) -> None:
+    """Why the socket's seat may not take ``action`` now (a card of its hand it
+    tapped: ``play:EO``), in the engine's own words (:meth:`app.games.Match.verify`)
+    and the socket's language, to this socket alone: nothing changes and nothing of
+    the table is drawn again. An action the seat may take answers nothing. The
+    room's match is always the durable one (a move is applied to a copy, which
+    replaces it once written), so no lock is waited for."""
+    if not isinstance(action, str) or not action or len(action) > WHY_MAX:
+        raise RoomError("That message was not understood.")
+    if conn.seat is None:
+        raise RoomError(_("You are watching; take a seat to play."))
+    match = conn.room.match
+    if match is None:
+        raise RoomError("The match has not started yet.")
+    try:
+        match.verify(conn.seat, action)
+    except IllegalAction as exc:
+        reason = error_text(exc, conn.room.game)
+        conn.answer(render_flash(reason[:1].upper() + reason[1:], "why"))
