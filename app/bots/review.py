@@ -18,9 +18,12 @@ moment pass was an option too: it is listed after the legal actions, under the
 game's name for silence (``SILENCE``, e.g. ``"silent"``).
 
 The estimates are in the game's measure, as each game's search counts a deal
-(see :data:`MEASURES`). A decision is a mistake when the best option leads the
-chosen one by more than the game's :data:`THRESHOLDS` and by more than
-``CONFIDENCE`` standard errors of the lead, world by world (noise is no mistake).
+(see :data:`MEASURES`). The best option is the best of those the strong bot itself
+weighs (its ``candidates``; every legal action where the game has none), the
+chosen one and silence: an option the search leaves out on purpose is estimated but
+never called better. A decision is a mistake when the best option leads the chosen
+one by more than the game's :data:`THRESHOLDS` and by more than ``CONFIDENCE``
+standard errors of the lead, world by world (noise is no mistake).
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ THRESHOLDS: dict[str, float] = {
     "beutelschneider": 4.0,
     "schafkopf_classic": 6.0,
     "mauscheln": 1.0,
-    "luegenbeutel": 3.0,
+    "luegenbeutel": 8.0,
 }
 
 BETTER = N_("{best} was better: it wins {points} more on average")
@@ -136,6 +139,18 @@ def _plans(search: Game, view: dict[str, Any], legal: list[str]) -> dict[str, li
     return {a: found or [a] for a, found in plans.items()}
 
 
+def _considered(search: Game, view: dict[str, Any], legal: list[str]) -> set[str]:
+    """The legal actions the strong bot itself weighs here (its ``candidates``, a
+    plan standing for its first word): the options a review may call better. The
+    others are estimated too, but the search leaves them out on purpose (Lügenbeutel's
+    implausible lies, which its short rollouts would overrate)."""
+    candidates = getattr(search, "candidates", None)
+    if candidates is None:
+        return set(legal)
+    answer = getattr(search, "answer", None)
+    return {answer(c) if answer is not None else c for c in candidates(view, legal)} & set(legal)
+
+
 def review_point(game: str, point: DecisionPoint, earlier: Sequence[DecisionPoint] = (), *,
                  budget_ms: float | None, seed: int,
                  max_samples: int = MAX_SAMPLES) -> Reviewed:
@@ -167,7 +182,8 @@ def review_point(game: str, point: DecisionPoint, earlier: Sequence[DecisionPoin
     top = {a: max(found_plans, key=found.mean) for a, found_plans in plans.items()}
     value = {a: found.mean(plan) for a, plan in top.items()}
     chosen = point.chosen
-    best = max(value, key=lambda a: (value[a], a == chosen))
+    pool = _considered(search, point.view, legal) | {chosen} | ({silent} if silent else set())
+    best = max(pool, key=lambda a: (value[a], a == chosen))
     loss = value[best] - value[chosen]  # >= 0: best is the largest
     error = found.paired_error(top[best], top[chosen])
     mistake = loss > THRESHOLDS.get(game, 0.0) and loss > CONFIDENCE * error
