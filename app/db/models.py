@@ -150,3 +150,26 @@ class ChatRow(Base):
     kind: Mapped[str] = mapped_column(String(16))  # "text" | "reaction"
     text: Mapped[str] = mapped_column(String(200))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DecisionsRow(Base):
+    """A person's own decisions in one finished deal, as they were made: at each, the
+    seat's view and legal actions just before it and the action chosen (written with
+    the deal's end). Never a bot's seat. ``review``: the search's review of them, once
+    a person asked for it (computed once, then kept)."""
+
+    __tablename__ = "deal_decisions"
+    __table_args__ = (UniqueConstraint("match_id", "deal_no", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    deal_no: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    # [{"seq", "holder", "view", "legal", "chosen"}, ...] in the order they were made;
+    # "holder": the hash of the seat token it was made with (a seat taken over
+    # mid-deal has two people's decisions; each sees only their own)
+    points: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # False: the server restarted during the deal, the decisions before are missing
+    complete: Mapped[bool] = mapped_column(default=True)
+    review: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    reviewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

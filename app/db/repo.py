@@ -26,7 +26,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session, aliased, joinedload, selectinload
 
-from app.db.models import ActionRow, ChatRow, DealResultRow, LedgerRow, MatchRow, SeatRow
+from app.db.models import (
+    ActionRow,
+    ChatRow,
+    DealResultRow,
+    DecisionsRow,
+    LedgerRow,
+    MatchRow,
+    SeatRow,
+)
 from app.db.session import batched, pipeline
 
 
@@ -191,8 +199,10 @@ def ledger(session: Session, *, match_id: str) -> list[ChipTransfer]:
 def record_deal(session: Session, *, match_id: str, deal_no: int, result: dict[str, Any],
                 scores_after: list[int], transfers: list[dict[str, Any]] | None = None,
                 chips_after: list[int] | None = None, pot_after: int | None = None,
-                chips_total: int | None = None, settlement: bool = False) -> None:
-    """Store a finished deal; with ``transfers`` also its ledger rows, in the same
+                chips_total: int | None = None, settlement: bool = False,
+                decisions: tuple[SeatDecisions, ...] = ()) -> None:
+    """Store a finished deal, with the people's ``decisions`` in it (one row per
+    seat); with ``transfers`` also its ledger rows, in the same
     transaction, after checking that the ledger balances equal ``chips_after``.
     Chips (``settlement`` False): players plus pot still hold ``chips_total`` and no
     balance is below zero. A settlement in cents (``settlement``): the deal's
@@ -201,6 +211,9 @@ def record_deal(session: Session, *, match_id: str, deal_no: int, result: dict[s
     Raises LedgerMismatch otherwise."""
     session.add(DealResultRow(match_id=match_id, deal_no=deal_no, result=result,
                               scores_after=scores_after, finished_at=now()))
+    for d in decisions:
+        session.add(DecisionsRow(match_id=match_id, deal_no=deal_no, seat=d.seat,
+                                 points=d.points, complete=d.complete))
     if transfers is None:
         return
     assert chips_after is not None
@@ -270,6 +283,17 @@ def get_match(session: Session, *, match_id: str) -> MatchInfo | None:
 
 
 @dataclass(frozen=True)
+class SeatDecisions:
+    """A person's decisions in one deal, as they go to the database: each
+    ``{"seq", "holder", "view", "legal", "chosen"}`` (see ``DecisionsRow``);
+    ``complete`` False when the deal's first decisions were lost to a restart."""
+
+    seat: int
+    points: list[dict[str, Any]]
+    complete: bool = True
+
+
+@dataclass(frozen=True)
 class DealRecord:
     """A finished deal as it goes to the database (with its chips or cents, if any;
     ``settlement``: cents among the seats, see :func:`record_deal`)."""
@@ -282,6 +306,7 @@ class DealRecord:
     pot_after: int | None = None
     chips_total: int | None = None
     settlement: bool = False
+    decisions: tuple[SeatDecisions, ...] = ()
 
 
 def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, action: str,
@@ -330,7 +355,8 @@ def _step_rows(session: Session, *, match_id: str, seq: int, seat: int | None, a
         record_deal(session, match_id=match_id, deal_no=deal.deal_no, result=deal.result,
                     scores_after=deal.scores_after, transfers=deal.transfers,
                     chips_after=deal.chips_after, pot_after=deal.pot_after,
-                    chips_total=deal.chips_total, settlement=deal.settlement)
+                    chips_total=deal.chips_total, settlement=deal.settlement,
+                    decisions=deal.decisions)
     values: dict[str, Any] = {"step_match_id": match_id, "snapshot": snapshot,
                               "version": seq, "last_active": stamp}
     if started:
@@ -642,3 +668,63 @@ def create_rematch(session: Session, *, old_id: str, new_id: str, options: dict[
 def next_match_id(session: Session, *, match_id: str) -> str | None:
     row = session.get(MatchRow, match_id)
     return row.next_match_id if row is not None else None
+
+
+# ----- reviews of a person's decisions (app/rooms/reviews.py) ------------------------
+
+@dataclass(frozen=True)
+class TokenSeat:
+    """Whose a token is at one match (read from the database: the room may have
+    left memory). ``seat`` None: no seat's token (``host``: the host's)."""
+
+    game: str
+    seat: int | None
+    host: bool
+
+
+def token_seat(session: Session, *, match_id: str, holder: str) -> TokenSeat | None:
+    """The seat of the token whose hash is ``holder`` at ``match_id``; None if there is
+    no such match."""
+    row = session.get(MatchRow, match_id, options=[joinedload(MatchRow.seats)])
+    if row is None:
+        return None
+    seat = next((s.seat for s in row.seats if s.token_hash == holder), None)
+    return TokenSeat(row.game, seat, row.host_token_hash == holder)
+
+
+@dataclass(frozen=True)
+class DealDecisions:
+    """A person's decisions in a finished deal and their review, if worked out."""
+
+    match_id: str
+    deal_no: int
+    seat: int
+    points: list[dict[str, Any]]
+    complete: bool
+    review: list[dict[str, Any]] | None
+
+
+def deal_decisions(session: Session, *, match_id: str, deal_no: int,
+                   seat: int) -> DealDecisions | None:
+    """The decisions of ``seat`` in deal ``deal_no``; None if that deal is not
+    finished. A finished deal in which the seat decided nothing (a bot played it
+    all) has none, and nothing to review."""
+    finished = session.scalar(select(DealResultRow.id).where(
+        DealResultRow.match_id == match_id, DealResultRow.deal_no == deal_no))
+    if finished is None:
+        return None
+    row = session.scalar(select(DecisionsRow).where(
+        DecisionsRow.match_id == match_id, DecisionsRow.deal_no == deal_no,
+        DecisionsRow.seat == seat))
+    if row is None:
+        return DealDecisions(match_id, deal_no, seat, [], True, [])
+    return DealDecisions(match_id, deal_no, seat, list(row.points), row.complete,
+                         None if row.review is None else list(row.review))
+
+
+def save_review(session: Session, *, match_id: str, deal_no: int, seat: int,
+                review: list[dict[str, Any]]) -> None:
+    """Keep the review of a seat's decisions in a deal (worked out once)."""
+    session.execute(update(DecisionsRow).where(
+        DecisionsRow.match_id == match_id, DecisionsRow.deal_no == deal_no,
+        DecisionsRow.seat == seat).values(review=review, reviewed_at=now()))

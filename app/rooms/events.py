@@ -27,10 +27,12 @@ class RoomEvents(Protocol):
     """What the parts of a room report, and ask for, while it runs."""
 
     async def apply_locked(self, room: Room, seat: int, action: str,
-                           note: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+                           note: dict[str, Any] | None = None,
+                           decided: bool = False) -> list[dict[str, Any]]:
         """Apply ``action`` for ``seat`` through the action pipeline (the caller
         holds ``room.lock``): a move that waited (queued during a pause, a silent
-        seat's ``accept`` when a challenge window closes)."""
+        seat's ``accept`` when a challenge window closes). ``decided``: a person's
+        own choice (a queued move), kept for their review."""
         ...
 
     def step_shown(self, room: Room) -> None:

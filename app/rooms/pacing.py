@@ -105,7 +105,7 @@ class Pacing:
                 continue  # the table changed: the seat sees it as it is now
             try:
                 match.verify(seat, action)
-                await self._events.apply_locked(room, seat, action)
+                await self._events.apply_locked(room, seat, action, decided=True)
             except (IllegalAction, RoomError):
                 continue
 

@@ -18,6 +18,7 @@ from app.db import Database, repo
 from app.db.retry import DatabaseUnavailable
 from app.db.session import JSONText
 from app.games import CENTS, GAMES, N_, IllegalAction, Match
+from app.rooms import decisions
 from app.rooms.errors import BadRequest, Forbidden, Illegal, NotFound, Stale, Unavailable
 from app.rooms.events import RoomEvents
 from app.rooms.pacing import Pacing, pause_left
@@ -90,7 +91,7 @@ class ActionPipeline:
                     return []
                 wait = self.windows.held_back(room, action)
                 if wait <= 0:
-                    return await self.apply_locked(room, seat, action)
+                    return await self.apply_locked(room, seat, action, decided=True)
             held = True
             await room.clock.sleep(wait)
 
@@ -114,27 +115,36 @@ class ActionPipeline:
             raise Illegal.of(exc) from None
 
     async def apply_locked(self, room: Room, seat: int, action: str,
-                           note: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+                           note: dict[str, Any] | None = None,
+                           decided: bool = False) -> list[dict[str, Any]]:
         """Apply to a copy and commit. The caller holds ``room.lock``; ``apply``
         verifies the action itself, so an illegal one changes nothing. ``note`` is a
-        public room event logged before the engine's (a bot playing for a person)."""
+        public room event logged before the engine's (a bot playing for a person).
+        ``decided``: the person at ``seat`` chose it (their move, made now or queued
+        during a pause), so it is kept for their review (:mod:`app.rooms.decisions`)."""
         assert room.match is not None
         work = room.match.copy()
         try:
             events = work.apply(seat, action)
         except IllegalAction as exc:
             raise Illegal.of(exc) from None
-        await self.commit(room, work, seat, action, events, note=note)
+        decision = decisions.note(room, seat, action) if decided else None
+        await self.commit(room, work, seat, action, events, note=note, decision=decision)
         return events
 
     async def commit(self, room: Room, match: Match, seat: int | None, action: str,
                      events: list[dict[str, Any]], *, started: bool = False,
                      start_chips: list[int] | None = None,
-                     note: dict[str, Any] | None = None) -> None:
+                     note: dict[str, Any] | None = None,
+                     decision: decisions.Decision | None = None) -> None:
         """Make a step durable, then make ``match`` the room's match and show it.
-        If it cannot be written the room stops where it was."""
-        deals = [self.deal_record(room, match, e) for e in events
-                 if e.get("type") == "deal_end"]
+        If it cannot be written the room stops where it was. ``decision``: a person's,
+        kept with the deal's others and written with the deal's end."""
+        ends = [e for e in events if e.get("type") == "deal_end"]
+        pending = room.decisions
+        if ends and decision is not None:  # the deal's last decision goes with it
+            pending = [*pending, decision]
+        deals = [self.deal_record(room, match, e, pending) for e in ends]
         finished = (list(match.scores), list(match.winners)) if match.is_over else None
         logged = [note, *events] if note is not None else events
         try:
@@ -161,6 +171,11 @@ class ActionPipeline:
             log.exception("room %s stopped: could not save", room.id)
             self._stop(room, STOPPED)
         room.match = match
+        if deals:  # written: the ended deals' decisions leave memory
+            ended = max(d.deal_no for d in deals)
+            room.decisions = [d for d in pending if d.deal_no > ended]
+        elif decision is not None:
+            room.decisions.append(decision)
         room.deal_scores.extend((d.deal_no, list(d.scores_after)) for d in deals)
         self.windows.after_step(room)
         self.pacing.after_step(room, events)
@@ -184,19 +199,21 @@ class ActionPipeline:
         raise Illegal(message)
 
     @staticmethod
-    def deal_record(room: Room, match: Match, event: dict[str, Any]) -> repo.DealRecord:
+    def deal_record(room: Room, match: Match, event: dict[str, Any],
+                    pending: list[decisions.Decision] | None = None) -> repo.DealRecord:
         """The database record of one ``deal_end`` event (see ``app.games.DealEnd``);
         a game that keeps a ledger (``GameInfo.ledger``) adds its transfers and the
         balances after it: chips with the pot and the chips brought, or a settlement
         in cents (checked to add up to zero, balances may be negative)."""
         result = {k: v for k, v in event.items() if k != "type"}
         deal_no, scores = int(event["deal_no"]), list(event["scores"])
+        made = decisions.of_deal(room, pending or [], deal_no)
         ledger = GAMES[room.game].ledger
         if ledger is None:
-            return repo.DealRecord(deal_no, result, scores)
+            return repo.DealRecord(deal_no, result, scores, decisions=made)
         if ledger == CENTS:
             return repo.DealRecord(deal_no, result, scores, transfers=event["transfers"],
-                                   chips_after=scores, settlement=True)
+                                   chips_after=scores, settlement=True, decisions=made)
         return repo.DealRecord(deal_no, result, scores, transfers=event["transfers"],
                                chips_after=scores, pot_after=event["pot"],
-                               chips_total=sum(match.chips_at_start()))
+                               chips_total=sum(match.chips_at_start()), decisions=made)

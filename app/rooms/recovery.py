@@ -105,7 +105,12 @@ class DatabaseRecovery:
                     continue
                 async with room.lock:
                     if saved is not None:
-                        room.match = restore(saved.snapshot) if saved.snapshot else None
+                        match = restore(saved.snapshot) if saved.snapshot else None
+                        if saved.version != room.version and match is not None:
+                            # a step saved whose answer was lost: its decision was not
+                            # kept, so this deal's review misses it
+                            room.decisions_from = match.deal_no + 1
+                        room.match = match
                         room.version = saved.version
                     room.touch()
                     room.show_error(None)

@@ -147,6 +147,14 @@ class Room:
     # counts the announcements to the listeners: what the table shows may differ only
     # between two moments (the web keeps what is the same for every seat per moment)
     moment: int = 0
+    # the review (app.rooms.decisions): the view and legal actions last drawn for each
+    # seat that may act (seat -> (version, view, legal); a shared view, read only),
+    # the people's decisions of the deals not yet written, and the first deal whose
+    # decisions are all here (a room restored mid-deal lost that deal's earlier ones)
+    seen: dict[int, tuple[int, dict[str, Any], list[str]]] = field(
+        default_factory=dict, repr=False)
+    decisions: list[Any] = field(default_factory=list, repr=False)
+    decisions_from: int = 0
 
     def __post_init__(self) -> None:
         if not self.seats:

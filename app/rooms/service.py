@@ -128,10 +128,11 @@ class RoomService:
 
     # ----- what happens to a room (app.rooms.events.RoomEvents) ---------------------
     async def apply_locked(self, room: Room, seat: int, action: str,
-                           note: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+                           note: dict[str, Any] | None = None,
+                           decided: bool = False) -> list[dict[str, Any]]:
         """A move that waited (queued during a pause, a silent seat's accept) goes
         through the pipeline like any other (the caller holds ``room.lock``)."""
-        return await self.pipeline.apply_locked(room, seat, action, note)
+        return await self.pipeline.apply_locked(room, seat, action, note, decided)
 
     def step_shown(self, room: Room) -> None:
         """A move was saved: the turn clock looks at the new turn, and the strong bot
@@ -531,6 +532,10 @@ class RoomService:
     def _admit(self, room: Room, state: dict[str, Any] | None = None) -> None:
         self.windows.restored(room)
         self.turns.restored(room, state)
+        if room.match is not None:
+            # the decisions of the deal in play before the restart were in memory
+            # only: its review misses them (a deal whose result was on show had none)
+            room.decisions_from = room.match.deal_no + (room.hold is None)
         self.pacing.restored(room)
         self.rooms[room.id] = room
         self.turns.refresh(room)

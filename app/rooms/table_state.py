@@ -85,6 +85,11 @@ class SeatState:
 def seat_state(room: Room, seat: int | None, holding: bool, status: str) -> SeatState:
     """``holding``, ``status``: the room's, as its :class:`TableState` says."""
     view, legal = room.view_and_legal(seat, shared=True)
+    if seat is not None:  # the view a decision made now was made from (the review)
+        if legal:
+            room.seen[seat] = (room.version, view, legal)
+        elif seat in room.seen:
+            del room.seen[seat]
     match = room.match
     my_turn = (seat is not None and status == "playing" and not holding
                and match is not None and bool(legal) and match.must_act(seat)
