@@ -38,6 +38,7 @@ from typing import Any
 from app.bots.search import GAMES as SEARCHES
 from app.bots.search import SILENCE, History
 from app.bots.search.core import CONFIDENCE, Estimates, Game, estimate
+from app.bots.search.tricks import TrickSearch
 from app.games.base import N_, Reason
 
 MAX_SAMPLES = 2000  # worlds per decision at most (the budget usually ends it first)
@@ -67,6 +68,12 @@ THRESHOLDS: dict[str, float] = {
 BETTER = N_("{best} was better: it wins {points} more on average")
 PASS_BETTER = N_("Letting it pass was better: it wins {points} more on average")
 NOT_WEIGHED = N_("This decision could not be weighed")
+# game-specific reasons, where the decision's kind says more than the numbers
+TOOK_TRICK = N_("{best} would have taken this trick: it wins {points} more on average")
+CHALLENGE_DID_NOT_PAY = N_("Calling the liar did not pay here: {best} wins {points} more "
+                           "on average")
+WORTH_PLAYING = N_("Your hand was worth playing: {best} wins {points} more on average")
+GIVE_UP = ("pass", "fold")  # Mauscheln: the words that give the deal up
 
 
 @dataclass(frozen=True)
@@ -189,11 +196,47 @@ def review_point(game: str, point: DecisionPoint, earlier: Sequence[DecisionPoin
     mistake = loss > THRESHOLDS.get(game, 0.0) and loss > CONFIDENCE * error
     reason = None
     if mistake:
-        points = round(loss, 1)
-        reason = (Reason(PASS_BETTER, points=points) if best == silent
-                  else Reason(BETTER, best=best, points=points))
+        reason = _reason(game, search, point, earlier, best, silent, round(loss, 1), seed)
     return Reviewed(point.seq, point.chosen, best,
                     tuple(Option(a, value[a]) for a in plans), mistake, reason, loss)
+
+
+def _trick_takers(search: Game, point: DecisionPoint, earlier: Sequence[DecisionPoint],
+                  options: list[str], seed: int) -> dict[str, int]:
+    """For each of ``options`` that ends the open trick: the seat that takes it. All
+    the trick's cards are face up, so any world the seat imagines says the same; one
+    is drawn and asked (the engine knows who takes a trick)."""
+    if not isinstance(search, TrickSearch):
+        return {}
+    try:
+        position = search.prepare(point.view, _memory(earlier, point))
+        match = search.build(position, search.sample(position, _rng(seed, point)), seed)
+    except ValueError:
+        return {}
+    takers: dict[str, int] = {}
+    for action in options:
+        for event in match.copy().simulate(point.seat, action):
+            if event["type"] == "trick":
+                takers[action] = int(event["winner"])
+    return takers
+
+
+def _reason(game: str, search: Game, point: DecisionPoint, earlier: Sequence[DecisionPoint],
+            best: str, silent: str | None, points: float, seed: int) -> Reason:
+    """The sentence of a mistake: the most telling of the game-specific ones that
+    fits, else the general one."""
+    chosen = point.chosen
+    if best == silent:
+        return Reason(PASS_BETTER, points=points)
+    if game == "luegenbeutel" and chosen.startswith("challenge:") and not best.startswith(
+            "challenge:"):
+        return Reason(CHALLENGE_DID_NOT_PAY, best=best, points=points)
+    if game == "mauscheln" and chosen in GIVE_UP and best not in GIVE_UP:
+        return Reason(WORTH_PLAYING, best=best, points=points)
+    takers = _trick_takers(search, point, earlier, [chosen, best], seed)
+    if takers.get(best) == point.seat and takers.get(chosen, point.seat) != point.seat:
+        return Reason(TOOK_TRICK, best=best, points=points)
+    return Reason(BETTER, best=best, points=points)
 
 
 def review_points(game: str, points: Sequence[DecisionPoint], *, budget_ms: float | None,

@@ -15,7 +15,10 @@ import pytest
 
 from app.bots import choose_action, make_bot
 from app.bots.review import (
+    CHALLENGE_DID_NOT_PAY,
     THRESHOLDS,
+    TOOK_TRICK,
+    WORTH_PLAYING,
     DecisionPoint,
     Reviewed,
     may_pass,
@@ -252,8 +255,9 @@ def test_throwing_away_a_fat_trick_one_could_take_is_marked(game: str) -> None:
     assert got.mistake, got
     assert got.best != got.chosen
     assert got.best in wins  # the better option takes the trick
-    assert got.reason is not None and got.reason.key.startswith("{best} was better")
+    assert got.reason is not None and got.reason.key == TOOK_TRICK
     assert got.reason.params["best"] == got.best
+    assert str(got.reason).startswith(f"{got.best} would have taken this trick")
 
 
 def test_folding_a_hand_of_the_top_trumps_is_marked() -> None:
@@ -277,6 +281,7 @@ def test_folding_a_hand_of_the_top_trumps_is_marked() -> None:
                 _check_shape(game, point, got)
                 assert got.mistake, got
                 assert got.best in ("mauschel", "join")
+                assert got.reason is not None and got.reason.key == WORTH_PLAYING
                 return
             m.apply(seat, choose_action(game, view, legal, rng))
     raise AssertionError("no hand of the top trumps to give up")
@@ -310,6 +315,7 @@ def test_challenging_a_true_plausible_claim_is_marked() -> None:
                 _check_shape(game, point, got)
                 assert got.mistake, got
                 assert not got.best.startswith("challenge")
+                assert got.reason is not None and got.reason.key == CHALLENGE_DID_NOT_PAY
                 return
             action = choose_action(game, view, legal, rng)
             points[seat].append(DecisionPoint(step, seat, view, legal, action))
