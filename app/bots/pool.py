@@ -13,6 +13,15 @@ may serve any seat; ``forget(memory)`` drops it when the seat or the room goes.
 Without ``memory`` a search sees only the view it is given. When more requests wait
 than there are workers, each gets a share of the budget (:meth:`BotPool.share`).
 
+Reviews of a person's deal (:mod:`app.bots.review`) think here too, one decision at
+a time, in a worker of their own that the system runs at a lower priority
+(``REVIEW_NICE``) and started at the first review: a review never takes a worker a
+bot's move could have, and a decision of a review starts only while no bot's move
+waits (fewer bot requests in flight than workers), so a server under load delays
+reviews, never moves::
+
+    reviewed = await pool.review("schafkopf", points, budget_ms=1000, seed=7)
+
 The workers are started with ``spawn`` (never ``fork``: the server has threads), and
 ``warm()`` imports the engines in every worker before the first real request. A
 worker that dies fails the request it was serving (``BrokenProcessPool``; the
@@ -22,6 +31,7 @@ caller falls back to the house rules) and the next request gets fresh workers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 from collections.abc import Hashable
@@ -35,6 +45,8 @@ DEFAULT_BUDGET_MS = 1000
 PARENT_CHECK_S = 1.0  # how often a worker looks whether its server still runs
 # Under load a request's budget shrinks (see BotPool.share), but not below this.
 MIN_SHARE_MS = 50.0
+# how much lower the review worker's priority is than the server's (os.nice)
+REVIEW_NICE = 10
 
 
 def default_size() -> int:
@@ -54,6 +66,38 @@ def _think(kind: str, game: str, view: dict[str, Any], legal: list[str], seed: i
     if optional:
         return bot.choose_optional(view, legal)
     return bot.choose(view, legal)
+
+
+def _reason(reason: Any) -> dict[str, Any] | None:
+    """A :class:`app.games.Reason` as JSON: its English text, template and parameters
+    (a parameter that is a Reason itself likewise), so it can be translated later."""
+    if reason is None:
+        return None
+    params = {k: _reason(v) if hasattr(v, "key") else v
+              for k, v in getattr(reason, "params", {}).items()}
+    return {"text": str(reason), "key": getattr(reason, "key", str(reason)), "params": params}
+
+
+def _review(game: str, points: list[dict[str, Any]], budget_ms: float | None,
+            seed: int) -> dict[str, Any]:
+    """Runs in the review worker: the review of the last of ``points`` (one seat's
+    decisions of a deal, ``{"seq", "seat", "view", "legal", "chosen"}``), the earlier
+    ones its memory. JSON, as it is kept."""
+    from app.bots.review import DecisionPoint, review_point
+
+    made = [DecisionPoint(seq=int(p["seq"]), seat=int(p["seat"]), view=p["view"],
+                          legal=list(p["legal"]), chosen=str(p["chosen"])) for p in points]
+    r = review_point(game, made[-1], made[:-1], budget_ms=budget_ms, seed=seed)
+    return {"seq": r.seq, "chosen": r.chosen, "best": r.best,
+            "options": [{"action": o.action, "estimate": o.estimate} for o in r.options],
+            "mistake": r.mistake, "reason": _reason(r.reason), "loss": r.loss}
+
+
+def _start_reviewer(parent: int) -> None:
+    """The review worker starts: at a lower priority than the server and its bots."""
+    _watch_parent(parent)
+    with contextlib.suppress(OSError):  # a system that refuses: the queue alone
+        os.nice(REVIEW_NICE)  # keeps the moves first
 
 
 def _watch_parent(parent: int) -> None:
@@ -85,6 +129,9 @@ class BotPool:
         self._executor = self._start()
         self._memory: dict[Hashable, History] = {}
         self.in_flight = 0  # requests queued or thinking now
+        self._reviewer: ProcessPoolExecutor | None = None  # started at the first review
+        self._review_turn: asyncio.Lock | None = None  # one decision at a time, in order
+        self._bots_done: asyncio.Event | None = None  # set when a bot request ends
 
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.size,
@@ -130,7 +177,7 @@ class BotPool:
             budget = self.share(self.budget_ms if budget_ms is None else budget_ms)
             loop = asyncio.get_running_loop()
             executor = self._executor
-            self.in_flight += 1
+            self.bot_started()
             try:
                 action = await loop.run_in_executor(
                     executor, _think, kind, game, view, list(legal), seed, budget,
@@ -143,10 +190,65 @@ class BotPool:
                     self._executor = self._start()
                 raise
             finally:
-                self.in_flight -= 1
+                self.bot_ended()
         if history is not None and action is not None:
             history.note_action(view, action)
         return action
+
+    def bot_started(self) -> None:
+        """A bot's request is queued or thinking (until :meth:`bot_ended`)."""
+        self.in_flight += 1
+
+    def bot_ended(self) -> None:
+        self.in_flight -= 1
+        if self._bots_done is not None:
+            self._bots_done.set()
+
+    def bot_waiting(self) -> bool:
+        """Whether a review must wait: a bot's move waits for a worker, or would if
+        another came (every worker thinks for a bot)."""
+        return self.in_flight >= self.size
+
+    async def _after_bots(self) -> None:
+        """Return once no bot's move waits (see :meth:`bot_waiting`)."""
+        while self.bot_waiting():
+            if self._bots_done is None:
+                self._bots_done = asyncio.Event()
+            self._bots_done.clear()
+            await self._bots_done.wait()
+
+    async def review(self, game: str, points: list[dict[str, Any]], *,
+                     budget_ms: float | None, seed: int) -> list[dict[str, Any]]:
+        """The review of one seat's decisions of a deal (``points``, in order: see
+        :func:`_review`), each decision thought out in the review worker under
+        ``budget_ms``, one decision of any review at a time, each only once no bot's
+        move waits (reviews asked together take turns, decision by decision)."""
+        if self._review_turn is None:
+            self._review_turn = asyncio.Lock()
+        out = []
+        for i in range(len(points)):
+            async with self._review_turn:
+                await self._after_bots()
+                out.append(await self._review_one(game, points[:i + 1], budget_ms, seed))
+        return out
+
+    async def _review_one(self, game: str, points: list[dict[str, Any]],
+                          budget_ms: float | None, seed: int) -> dict[str, Any]:
+        """One decision's review in the review worker (a new worker if it died)."""
+        if self._reviewer is None:
+            self._reviewer = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_reviewer, initargs=(os.getpid(),))
+        reviewer = self._reviewer
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(reviewer, _review, game, points, budget_ms,
+                                              seed)
+        except BrokenProcessPool:
+            if self._reviewer is reviewer:
+                reviewer.shutdown(wait=False, cancel_futures=True)
+                self._reviewer = None
+            raise
 
     def observe(self, memory: Hashable, view: dict[str, Any], seat: int | None = None) -> None:
         """The seat ``memory`` saw ``view`` (between its own turns: a seat a person
@@ -159,6 +261,8 @@ class BotPool:
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._reviewer is not None:
+            self._reviewer.shutdown(wait=True, cancel_futures=True)
 
     async def __aenter__(self) -> BotPool:
         return self
