@@ -404,3 +404,19 @@ def test_the_strong_bots_own_deal_has_few_marks(game: str) -> None:
         marked += sum(r.mistake for r in reviewed)
     assert decisions >= 4
     assert marked <= max(1, decisions // 5), (marked, decisions)
+
+
+def test_a_review_travels_between_processes_as_it_is() -> None:
+    """The server reviews in its process pool: a review pickles and comes back equal,
+    its reason with the key and the parameters a translation needs."""
+    import pickle
+
+    points, _ = _planted_trick_blunder("schafkopf", range(40))
+    reviewed = review_points("schafkopf", points, budget_ms=None, seed=3, max_samples=8)
+    back = pickle.loads(pickle.dumps(reviewed))
+    assert back == reviewed
+    for got, again in zip(reviewed, back, strict=True):
+        if got.reason is not None:
+            assert again.reason is not None
+            assert (again.reason.key, again.reason.params) == (got.reason.key,
+                                                                 got.reason.params)
