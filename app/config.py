@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     bot_budget_ms: int = 1000
     # Worker processes the strong bots think in; 0: one per core but one, at least 1.
     bot_pool_size: int = 0
+    # Time the review of a person's deal may think about each of their decisions, in
+    # milliseconds: in the bot pool's review worker, only while no bot's move waits.
+    review_budget_ms: int = 1000
     # Let POST /api/rooms take a "seed" (deterministic decks: tests and replays only;
     # a seeded room's deck is known to whoever chose the seed).
     allow_seeded_rooms: bool = False

@@ -30,6 +30,7 @@ from app.web import (
     language,
     pages,
     players,
+    review,
     rules,
     share,
     table_api,
@@ -168,6 +169,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.include_router(language.router)
     app.include_router(rules.router)
     app.include_router(table_api.router)
+    app.include_router(review.router)
     app.include_router(pages.router)
     app.include_router(share.router)
     app.include_router(players.router)

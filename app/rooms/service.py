@@ -63,6 +63,7 @@ from app.rooms.quotas import (
 from app.rooms.recovery import DatabaseRecovery
 from app.rooms.rematch import check_host as check_rematch_host
 from app.rooms.rematch import next_room, save_rematch
+from app.rooms.reviews import Reviews
 from app.rooms.room import Room, Seat, new_room_id, new_token, token_hash
 from app.rooms.seating import next_free_seat
 from app.rooms.table_options import split_options
@@ -119,6 +120,8 @@ class RoomService:
         # house rules like easy ones
         self.bots = BotDriver(self.pipeline, max(0, delay) / 1000, pool)
         self.chat = TableChat(db)
+        # reviews of a person's deal think in the pool too, behind the bots' moves
+        self.reviews = Reviews(db, pool, settings.review_budget_ms, self._spawn)
 
     def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)

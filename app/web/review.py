@@ -1,0 +1,138 @@
+"""A person's deal, reviewed (issue 28): the JSON API and the table's panel.
+
+``GET /api/rooms/{room}/review?deal=N`` with the seat's token answers the review of
+deal N for that token's seat (202 with ``"status": "pending"`` while it is worked
+out; the first request starts it). ``GET /r/{room}/review?deal=N`` draws the same
+for the table page of the seat's browser (its seat cookie), polling while pending.
+Actions are named in the game's words (the presentation's labels, card titles) and
+the reason in the request's language; nobody but the token's holder sees it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import BaseModel, Field
+
+from app import i18n
+from app.bots.search import SILENCE
+from app.games import GAMES
+from app.i18n import _
+from app.rooms.errors import RoomError
+from app.rooms.reviews import READY, ReviewAnswer
+from app.web.api import ERRORS
+from app.web.deps import SEAT_COOKIE, Service, bearer_token
+from app.web.messages import error_text, translate
+from app.web.presentation import find
+from app.web.render import templates
+
+router = APIRouter(tags=["api"])
+
+
+class ReviewOption(BaseModel):
+    action: str
+    label: str = Field(description="the action in the game's words")
+    estimate: float = Field(description="the search's estimate of the deal's result for "
+                            "the seat after this action, in the game's measure")
+
+
+class ReviewDecision(BaseModel):
+    seq: int = Field(description="the step of the match the decision made")
+    chosen: str
+    best: str
+    options: list[ReviewOption] = Field(
+        description="the seat's legal actions then, in order (and letting the moment "
+        "pass, where the seat acted though it need not have)")
+    mistake: bool = Field(description="the best option led by more than the game's "
+                          "threshold (and more than the search's noise)")
+    reason: str = Field(description="why, for a mistake (in the request's language)")
+    loss: float = Field(description="estimate of the best less that of the chosen")
+
+
+class Review(BaseModel):
+    deal: int
+    seat: int
+    status: str = Field(description='"ready", or "pending" (202) while it is worked out')
+    decisions: list[ReviewDecision]
+    complete: bool = Field(True, description="false: the server restarted during the "
+                           "deal and its first decisions were not kept")
+
+
+def option_label(game: str, action: str) -> str:
+    """``action`` in the game's words: its label, the card it plays, or letting the
+    moment pass."""
+    if action == SILENCE.get(game):
+        return _("Let it pass")
+    p = find(game)
+    if p is None:
+        return action
+    if action in p.action_labels:
+        return p.action_label(action)
+    typed = GAMES[game].match_class.parser.read(action)
+    card = getattr(typed, "card", None)
+    if isinstance(card, str) and card in p.deck:
+        return p.card_title(card)
+    return action
+
+
+def reason_text(game: str, reason: dict[str, Any] | None) -> str:
+    """A kept reason in the request's language (an action it names in the game's
+    words, a number in the language's way)."""
+    if not reason:
+        return ""
+    params = {}
+    for name, value in (reason.get("params") or {}).items():
+        if isinstance(value, dict):
+            value = reason_text(game, value)
+        elif name == "best" and isinstance(value, str):
+            value = option_label(game, value)
+        elif isinstance(value, float):
+            value = i18n.format_number(value, 1)
+        params[name] = value
+    return translate(str(reason.get("key", "")), params, str(reason.get("text", "")), game)
+
+
+def review_of(answer: ReviewAnswer) -> Review:
+    game = answer.game
+    return Review(deal=answer.deal_no, seat=answer.seat, status=answer.status,
+                  complete=answer.complete, decisions=[ReviewDecision(
+                      seq=d["seq"], chosen=d["chosen"], best=d["best"],
+                      options=[ReviewOption(action=o["action"],
+                                            label=option_label(game, o["action"]),
+                                            estimate=o["estimate"]) for o in d["options"]],
+                      mistake=bool(d["mistake"]), reason=reason_text(game, d.get("reason")),
+                      loss=float(d.get("loss", 0.0))) for d in answer.decisions])
+
+
+@router.get("/api/rooms/{room_id}/review", response_model=Review,
+            responses={**ERRORS, 202: {"model": Review,
+                                       "description": "pending: being worked out"}})
+async def review_api(room_id: str, deal: int, request: Request, service: Service) -> Any:
+    """Your review of finished deal ``deal``, with your seat token: for each of your
+    decisions, the options you had with the search's estimate of each, the best,
+    and whether yours was a mistake and why. Worked out once, when first asked (202,
+    ``"pending"``: ask again in a second); afterwards read at once, also after the
+    match and after a restart. 401 without a token, 403 for a token without a seat
+    (the host's alone), 404 for a deal not finished."""
+    answer = await service.reviews.ask(room_id, bearer_token(request), deal)
+    out = review_of(answer)
+    if answer.status == READY:
+        return out
+    return JSONResponse(out.model_dump(), status_code=202)
+
+
+@router.get("/r/{room_id}/review", response_class=HTMLResponse, include_in_schema=False)
+async def review_panel(room_id: str, deal: int, request: Request,
+                       service: Service) -> HTMLResponse:
+    """The table page's panel "Your deal, reviewed" (the seat cookie's seat)."""
+    try:
+        answer = await service.reviews.ask(room_id, request.cookies.get(SEAT_COOKIE), deal)
+    except RoomError as exc:
+        return templates.TemplateResponse(request, "table/review.html", {
+            "room_id": room_id, "deal": deal, "error": error_text(exc)})
+    review = review_of(answer)
+    return templates.TemplateResponse(request, "table/review.html", {
+        "room_id": room_id, "deal": deal, "error": None, "review": review,
+        "P": find(answer.game), "game": answer.game})
