@@ -18,8 +18,8 @@ function tableRefused(message) {
   document.addEventListener("htmx:wsError", function () { setConn("closed", "error"); });
   document.addEventListener("htmx:wsBeforeSend", function (e) {
     var elt = e.target;
-    // a card that cannot be played asks why (data-why): nothing is sent to the table
-    if (elt && elt.classList && !elt.hasAttribute("data-why")) { elt.classList.add("sent"); }
+    // a card that cannot be played (.blocked) asks why: nothing is sent to the table
+    if (elt && elt.classList && !elt.classList.contains("blocked")) { elt.classList.add("sent"); }
   });
   // An action names the version of the table it was made from: the one the page
   // shows (#version comes with every push), so the buttons themselves need not

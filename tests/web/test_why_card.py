@@ -23,7 +23,10 @@ from tests.games.test_schafkopf_classic import act, gras_rufspiel
 from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import TableSocket, frame_flash
 
-WHY_RE = re.compile(r'<button[^>]*data-why="([^"]+)"[^>]*aria-label="([^"]+)"')
+# a card that asks why: what it asks about (hx-vals, escaped) and what it points at
+WHY_RE = re.compile(r'<button type="button" class="card [^"]*blocked"[^>]*ws-send hx-vals=\'\{'
+                    r'&#34;why&#34;:&#34;([^&]+)&#34;\}\'\s+aria-describedby="([^"]+)"')
+HINT_RE = re.compile(r'<span id="why-hint" hidden>([^<]+)</span>')
 
 
 def socket(server: Server, room: str, token: str | None = None,
@@ -101,9 +104,11 @@ def test_a_refused_card_says_why_to_its_socket_alone(sqlite_server: Server) -> N
     # the seat's hand draws the refused card as a button that asks why
     hand = mine.table["hand"]
     asks = dict(WHY_RE.findall(hand))
-    assert f"play:{card}" in asks and asks[f"play:{card}"].endswith(
-        ": not playable now (why?)")
-    assert "data-why" not in spectator.table.get("hand", "")
+    assert asks.get(f"play:{card}") == "why-hint", hand
+    assert HINT_RE.findall(hand) == ["cannot be played now: press it to hear why"]
+    assert HINT_RE.findall(german.table["hand"]) == [
+        "Jetzt nicht spielbar: drücken, um den Grund zu hören"]
+    assert "why" not in spectator.table.get("hand", "")
 
     ask(mine, f"play:{card}")
     assert answer(mine) == f"You must follow suit: {SUIT_NAMES_DE[led]} was led"
