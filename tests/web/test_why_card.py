@@ -24,7 +24,7 @@ from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import TableSocket, frame_flash
 
 # a card that asks why: what it asks about (hx-vals, escaped) and what it points at
-WHY_RE = re.compile(r'<button type="button" class="card [^"]*blocked"[^>]*ws-send hx-vals=\'\{'
+WHY_RE = re.compile(r'<button type="button" class="card [^"]*blocked"[^>]*ws-send\s+hx-vals=\'\{'
                     r'&#34;why&#34;:&#34;([^&]+)&#34;\}\'\s+aria-describedby="([^"]+)"')
 HINT_RE = re.compile(r'<span id="why-hint" hidden>([^<]+)</span>')
 
@@ -179,3 +179,20 @@ def test_the_called_sau_in_german_and_english() -> None:
     with i18n.language("de"):
         assert error_text(info.value, "schafkopf_classic") == (
             "Gras ist ausgespielt: Du musst die gerufene Sau zugeben.")
+
+
+def test_a_luegenbeutel_stack_asks_about_its_lay(sqlite_server: Server) -> None:
+    """Lügenbeutel's hand is drawn as stacks of its own: a stack that cannot be laid
+    now asks about ``lay:<card>``, and the seat not on turn is told so in German."""
+    table = Table(sqlite_server.base, "luegenbeutel", players=3, seed=2)
+    seats = sit_in_order(table, ("Anna", "Bert", "Cilli"))
+    assert table.start().status_code == 200
+    waiting = next(tok for _, tok in seats if not table.view(tok)["legal"])
+    ws = socket(sqlite_server, table.room, waiting, lang="de")
+    drain(ws)
+    asks = dict(WHY_RE.findall(ws.table["hand"]))
+    held = set(table.view(waiting)["view"]["hand"])
+    assert {a.removeprefix("lay:") for a in asks} == held and set(asks.values()) == {"why-hint"}
+    ask(ws, sorted(asks)[0])
+    assert answer(ws) == "Du bist nicht an der Reihe."
+    ws.close()
