@@ -680,6 +680,7 @@ class TokenSeat:
     game: str
     seat: int | None
     host: bool
+    status: str = "playing"  # the match's
 
 
 def token_seat(session: Session, *, match_id: str, holder: str) -> TokenSeat | None:
@@ -689,7 +690,7 @@ def token_seat(session: Session, *, match_id: str, holder: str) -> TokenSeat | N
     if row is None:
         return None
     seat = next((s.seat for s in row.seats if s.token_hash == holder), None)
-    return TokenSeat(row.game, seat, row.host_token_hash == holder)
+    return TokenSeat(row.game, seat, row.host_token_hash == holder, row.status)
 
 
 @dataclass(frozen=True)
@@ -720,6 +721,21 @@ def deal_decisions(session: Session, *, match_id: str, deal_no: int,
         return DealDecisions(match_id, deal_no, seat, [], True, [])
     return DealDecisions(match_id, deal_no, seat, list(row.points), row.complete,
                          None if row.review is None else list(row.review))
+
+
+def seat_deals(session: Session, *, match_id: str, seat: int) -> list[DealDecisions]:
+    """:func:`deal_decisions` of every finished deal of the match, in order."""
+    finished = session.scalars(select(DealResultRow.deal_no).where(
+        DealResultRow.match_id == match_id).order_by(DealResultRow.deal_no)).all()
+    rows = {r.deal_no: r for r in session.scalars(select(DecisionsRow).where(
+        DecisionsRow.match_id == match_id, DecisionsRow.seat == seat))}
+    out = []
+    for deal_no in finished:
+        row = rows.get(deal_no)
+        out.append(DealDecisions(match_id, deal_no, seat, [], True, []) if row is None else
+                   DealDecisions(match_id, deal_no, seat, list(row.points), row.complete,
+                                 None if row.review is None else list(row.review)))
+    return out
 
 
 def save_review(session: Session, *, match_id: str, deal_no: int, seat: int,

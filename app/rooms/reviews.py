@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.bots.pool import BotPool
@@ -36,6 +36,7 @@ NOT_FINISHED = N_("Deal {deal} is not finished, or there is no such deal.")
 NO_REVIEWS = N_("This server does not review deals.")
 
 READY, PENDING = "ready", "pending"
+OPEN = "open"  # not asked for yet (the match's overview only)
 
 
 @dataclass(frozen=True)
@@ -67,9 +68,8 @@ class Reviews:
         self._spawn = spawn
         self._working: dict[tuple[str, int, int], asyncio.Task[None]] = {}
 
-    async def ask(self, match_id: str, token: str | None, deal_no: int) -> ReviewAnswer:
-        """The review of deal ``deal_no`` for the holder of ``token``; starts the work
-        if it is not done (the answer is then pending)."""
+    async def _seat(self, match_id: str, token: str | None) -> tuple[str, repo.TokenSeat]:
+        """The token's hash and whose it is at ``match_id`` (a seat, or refused)."""
         if not token:
             raise Unauthorized(NEEDS_TOKEN)
         holder = repo.token_hash(token)
@@ -78,17 +78,48 @@ class Reviews:
             raise NotFound(NO_MATCH)
         if who.seat is None:
             raise Forbidden(NO_SEAT)
+        return holder, who
+
+    async def ask(self, match_id: str, token: str | None, deal_no: int) -> ReviewAnswer:
+        """The review of deal ``deal_no`` for the holder of ``token``; starts the work
+        if it is not done (the answer is then pending)."""
+        holder, who = await self._seat(match_id, token)
+        assert who.seat is not None
         found = await self.db.read(repo.deal_decisions, match_id=match_id, deal_no=deal_no,
                                    seat=who.seat)
         if found is None:
             raise NotFound(NOT_FINISHED, deal=deal_no)
+        answer = self._answer(who.game, holder, found)
+        if answer.status == PENDING:
+            self._start(who.game, found)
+        return answer
+
+    async def overview(self, match_id: str, token: str | None
+                       ) -> tuple[repo.TokenSeat, list[ReviewAnswer]]:
+        """Every finished deal of the match for the holder of ``token``: the reviews
+        worked out (ready), being worked out (pending) or not asked for yet (open).
+        Nothing is started."""
+        holder, who = await self._seat(match_id, token)
+        assert who.seat is not None
+        deals = await self.db.read(repo.seat_deals, match_id=match_id, seat=who.seat)
+        out = []
+        for found in deals:
+            answer = self._answer(who.game, holder, found)
+            if answer.status == PENDING and not self.working(match_id, found.deal_no,
+                                                             found.seat):
+                answer = replace(answer, status=OPEN)
+            out.append(answer)
+        return who, out
+
+    @staticmethod
+    def _answer(game: str, holder: str, found: repo.DealDecisions) -> ReviewAnswer:
+        """The holder's part of a deal's review (pending: not worked out yet)."""
         mine = [i for i, p in enumerate(found.points) if p.get("holder") == holder]
         if found.review is not None or not mine:
             decisions = [found.review[i] for i in mine] if found.review is not None else []
-            return ReviewAnswer(who.game, match_id, deal_no, who.seat, READY, decisions,
-                                found.complete)
-        self._start(who.game, found)
-        return ReviewAnswer(who.game, match_id, deal_no, who.seat, PENDING, [],
+            return ReviewAnswer(game, found.match_id, found.deal_no, found.seat, READY,
+                                decisions, found.complete)
+        return ReviewAnswer(game, found.match_id, found.deal_no, found.seat, PENDING, [],
                             found.complete)
 
     def working(self, match_id: str, deal_no: int, seat: int) -> bool:

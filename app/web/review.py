@@ -10,6 +10,8 @@ the reason in the request's language; nobody but the token's holder sees it.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -17,11 +19,14 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
 from app import i18n
+from app.bots.review import THRESHOLDS
 from app.bots.search import SILENCE
+from app.db import repo
 from app.games import GAMES
 from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.reviews import READY, ReviewAnswer
+from app.web import replay
 from app.web.api import ERRORS
 from app.web.deps import SEAT_COOKIE, Service, bearer_token
 from app.web.messages import error_text, translate
@@ -29,6 +34,7 @@ from app.web.presentation import find
 from app.web.render import templates
 
 router = APIRouter(tags=["api"])
+SLOT = re.compile(r"review(-[0-9]{1,6})?")  # where a page holds a review
 
 
 class ReviewOption(BaseModel):
@@ -124,15 +130,65 @@ async def review_api(room_id: str, deal: int, request: Request, service: Service
 
 
 @router.get("/r/{room_id}/review", response_class=HTMLResponse, include_in_schema=False)
-async def review_panel(room_id: str, deal: int, request: Request,
-                       service: Service) -> HTMLResponse:
-    """The table page's panel "Your deal, reviewed" (the seat cookie's seat)."""
+async def review_panel(room_id: str, deal: int, request: Request, service: Service,
+                       slot: str = "review") -> HTMLResponse:
+    """The panel "Your deal, reviewed" of the seat cookie's seat, drawn into the
+    element ``slot`` of its page (the table's ``review``, a deal's ``review-N`` of the
+    match's reviews); while pending it asks again there."""
+    if not SLOT.fullmatch(slot):
+        slot = "review"
     try:
         answer = await service.reviews.ask(room_id, request.cookies.get(SEAT_COOKIE), deal)
     except RoomError as exc:
         return templates.TemplateResponse(request, "table/review.html", {
-            "room_id": room_id, "deal": deal, "error": error_text(exc)})
-    review = review_of(answer)
+            "room_id": room_id, "deal": deal, "slot": slot, "error": error_text(exc)})
     return templates.TemplateResponse(request, "table/review.html", {
-        "room_id": room_id, "deal": deal, "error": None, "review": review,
-        "P": find(answer.game), "game": answer.game})
+        "room_id": room_id, "deal": deal, "slot": slot, "error": None,
+        "review": review_of(answer)})
+
+
+@dataclass(frozen=True)
+class Costly:
+    """One of a person's costliest decisions of a match, and where the replay shows it."""
+
+    deal_no: int
+    decision: ReviewDecision
+    step: int | None  # the replay's step of it (a finished match's), None before
+
+
+def summary(game: str, reviews: list[Review], steps: dict[int, int]
+            ) -> tuple[int, int, list[Costly]]:
+    """Over the reviewed deals: decisions within the game's threshold of the best, all
+    decisions, and the three that cost the most (``steps``: replay step per seq)."""
+    threshold = THRESHOLDS.get(game, 0.0)
+    made = [(r.deal, d) for r in reviews for d in r.decisions]
+    within = sum(1 for _, d in made if d.loss <= threshold)
+    costly = sorted((m for m in made if m[1].loss > 0), key=lambda m: -m[1].loss)[:3]
+    return within, len(made), [Costly(no, d, steps.get(d.seq)) for no, d in costly]
+
+
+@router.get("/r/{room_id}/reviews", response_class=HTMLResponse, include_in_schema=False)
+async def reviews_page(room_id: str, request: Request, service: Service) -> HTMLResponse:
+    """Every finished deal of the match for the seat cookie's seat: the reviews asked
+    for so far, a button for each of the others, and the summary of the reviewed
+    ones (the share of decisions close to the best, the three costliest with links
+    into the replay once the match is finished). Only that seat's browser sees it."""
+    try:
+        who, answers = await service.reviews.overview(room_id,
+                                                      request.cookies.get(SEAT_COOKIE))
+    except RoomError as exc:
+        return templates.TemplateResponse(request, "reviews.html", {
+            "error": error_text(exc), "room_id": room_id}, status_code=exc.status)
+    ready = [review_of(a) for a in answers if a.status == READY]
+    steps: dict[int, int] = {}
+    if who.status == "finished":
+        match = await service.db.read(repo.get_match, match_id=room_id)
+        log = await service.db.read(repo.action_log, match_id=room_id)
+        if match is not None:
+            steps = {s.seq: s.index for s in replay.build(
+                who.game, log, [seat.name for seat in match.seats])}
+    within, count, costly = summary(who.game, ready, steps)
+    return templates.TemplateResponse(request, "reviews.html", {
+        "error": None, "room_id": room_id, "game": who.game, "finished": who.status ==
+        "finished", "answers": answers, "ready": {r.deal: r for r in ready},
+        "within": within, "count": count, "costly": costly})

@@ -6,6 +6,7 @@ the table page's panel from the seat cookie."""
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 
@@ -32,6 +33,7 @@ def _play_deal_one(table: Table, tokens: list[str], rng: random.Random
     while True:
         states = [table.view(t) for t in tokens]
         if states[0]["view"]["deal_no"] != 1 or states[0]["status"] != "playing":
+            assert states[0]["status"] == "finished"
             return made
         seat = next(i for i, st in enumerate(states) if st["legal"])
         st = states[seat]
@@ -63,7 +65,8 @@ def _ready(http: httpx.Client, room: str, token: str, deal: int,
 
 
 def test_a_seat_s_review_of_a_finished_deal(review_server: Server) -> None:
-    table = Table(review_server.base, "schafkopf", options={"dealer": 3}, seed=SEED)
+    table = Table(review_server.base, "schafkopf", options={"dealer": 3, "target": 1},
+                  seed=SEED)  # one deal is the whole match
     tokens = [t for _, t in sit_in_order(table, ("Anna", "Bert", "Cilli", "Done"))]
     assert table.start().status_code == 200
     made = _play_deal_one(table, tokens, random.Random(3))
@@ -72,7 +75,7 @@ def test_a_seat_s_review_of_a_finished_deal(review_server: Server) -> None:
     assert _ask(http, room, None, 1).status_code == 401
     assert _ask(http, room, table.host_token, 1).status_code == 403, "the host has no seat"
     assert _ask(http, room, "not-a-token-of-this-table", 1).status_code == 403
-    assert _ask(http, room, tokens[0], 2).status_code == 404, "deal 2 is being played"
+    assert _ask(http, room, tokens[0], 2).status_code == 404, "there is no deal 2"
     assert _ask(http, room, tokens[0], 7).status_code == 404
     assert _ask(http, "no-such-room", tokens[0], 1).status_code == 404
 
@@ -119,4 +122,20 @@ def test_a_seat_s_review_of_a_finished_deal(review_server: Server) -> None:
     review_server.start()
     after = _ask(http, room, tokens[0], 1)
     assert after.status_code == 200 and after.json() == reviews[0], "kept across a restart"
+
+    # the match's summary for the seat (its cookie): the share of decisions close to
+    # the best and the costliest ones, each linked to its step of the replay
+    with httpx.Client(base_url=review_server.base, cookies={"stammtisch_seat": tokens[seat]},
+                      headers={"Accept-Language": "en"}) as browser:
+        page = browser.get(f"/r/{room}/reviews")
+        assert page.status_code == 200
+        count = len(reviews[seat]["decisions"])
+        assert f"of {count}) were close to the best" in page.text
+        links = re.findall(rf"/history/{room}/replay\?step=(\d+)", page.text)
+        assert 1 <= len(links) <= 3
+        assert browser.get(f"/history/{room}/replay", params={"step": links[0]}).status_code == 200
+        german = browser.get(f"/r/{room}/reviews", headers={"Accept-Language": "de"})
+        assert german.status_code == 200
+    nobody = http.get(f"/r/{room}/reviews")
+    assert nobody.status_code == 401 and "seat token" in nobody.text
     table.close()
