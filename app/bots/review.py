@@ -22,8 +22,11 @@ The estimates are in the game's measure, as each game's search counts a deal
 weighs (its ``candidates``; every legal action where the game has none), the
 chosen one and silence: an option the search leaves out on purpose is estimated but
 never called better. A decision is a mistake when the best option leads the chosen
-one by more than the game's :data:`THRESHOLDS` and by more than ``CONFIDENCE``
-standard errors of the lead, world by world (noise is no mistake).
+one by more than the game's :data:`THRESHOLDS` and beyond noise: by more than
+:func:`confidence` standard errors of the lead, world by world, on at least
+``MARK_SAMPLES`` worlds. The more options (plans) were weighed, the likelier one of
+them leads by chance, so the bar rises with their number (a two-sided 5 % level
+shared among them, as Bonferroni would).
 """
 
 from __future__ import annotations
@@ -33,16 +36,19 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
 from app.bots.search import GAMES as SEARCHES
 from app.bots.search import SILENCE, History
-from app.bots.search.core import CONFIDENCE, Estimates, Game, estimate
+from app.bots.search.core import Estimates, Game, estimate
 from app.bots.search.tricks import TrickSearch
 from app.games.base import N_, Reason
 
 MAX_SAMPLES = 2000  # worlds per decision at most (the budget usually ends it first)
 ALONE_SHARE = 0.25  # of the budget for a decision with one option (its estimate only)
+MARK_SAMPLES = 4  # worlds at least behind a mistake (fewer say too little of the noise)
+LEVEL = 0.05  # the chance, all options alike, that noise alone makes a mark
 
 # What an estimate counts, per game (the result each game's search plays for):
 MEASURES: dict[str, str] = {
@@ -132,6 +138,12 @@ def may_pass(game: str, point: DecisionPoint) -> str | None:
     return silent if point.view.get("turn") != point.seat else None
 
 
+def confidence(rivals: int) -> float:
+    """How many standard errors the best must lead the chosen option by, when
+    ``rivals`` options were weighed against it: 1.96 for one, 2.8 for ten."""
+    return NormalDist().inv_cdf(1 - LEVEL / 2 / max(1, rivals))
+
+
 def _plans(search: Game, view: dict[str, Any], legal: list[str]) -> dict[str, list[str]]:
     """For each legal action the options the search plays out for it: the plans of
     the game's ``candidates`` that begin with it, or the action alone."""
@@ -193,7 +205,8 @@ def review_point(game: str, point: DecisionPoint, earlier: Sequence[DecisionPoin
     best = max(pool, key=lambda a: (value[a], a == chosen))
     loss = value[best] - value[chosen]  # >= 0: best is the largest
     error = found.paired_error(top[best], top[chosen])
-    mistake = loss > THRESHOLDS.get(game, 0.0) and loss > CONFIDENCE * error
+    mistake = (loss > THRESHOLDS.get(game, 0.0) and found.samples >= MARK_SAMPLES
+               and loss > confidence(len(options) - 1) * error)
     reason = None
     if mistake:
         reason = _reason(game, search, point, earlier, best, silent, round(loss, 1), seed)
