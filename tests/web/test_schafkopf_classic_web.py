@@ -171,6 +171,31 @@ def test_the_buttons_are_the_seats_own_legal_actions_in_the_tables_words() -> No
         assert "Kontra" not in render_fragments(room, None, False)["actions"]
 
 
+def test_the_holder_is_told_until_the_called_sau_shows_then_every_board_names_both() -> None:
+    """The holder's board says it holds the Sau while the Sau is in its hand; once it
+    is played (Bert leads Gras, Cilli must give the Sau) it names the partners like
+    every other board, to the end of the match (it said "Nobody else knows yet"
+    after the last trick)."""
+    room = _room(HANDS)
+    match = room.match
+    assert match is not None
+    for seat, action in AUCTION:
+        match.apply(seat, action)
+    with i18n.language("en"):
+        holder = render_fragments(room, 2, False)["board"]
+        assert "You hold the Gras Sau: you play with Bert. Nobody else knows yet." in holder
+        assert "Partners" not in render_fragments(room, 3, False)["board"]
+    match.apply(1, Play("G7").wire)
+    match.apply(2, Play(SAU).wire)
+    for language, partners in (("en", "Partners: Bert & Cilli"),
+                               ("de", "Partner: Bert & Cilli")):
+        with i18n.language(language):
+            for viewer in (0, 1, 2, 3, None):
+                board = render_fragments(room, viewer, False)["board"]
+                assert partners in board, (language, viewer)
+                assert "Nobody else knows" not in board and "weiß es sonst keiner" not in board
+
+
 def test_money_and_the_games_in_both_languages() -> None:
     names = ["Anna", "Bert", "Cilli", "Done"]
     with i18n.language("de"):

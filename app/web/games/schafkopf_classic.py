@@ -89,6 +89,19 @@ def trump(code: str, view: View) -> bool:
     return code in TRUMPS[layout_of(view.get("declared") or RUFSPIEL, view.get("trump"))]
 
 
+def secret_partner(view: View) -> dict[str, bool]:
+    """``secret_partner``: the viewing seat holds the called Sau and nobody else knows
+    yet (the Sau is still in its hand and it has not said Retour); once the Sau is
+    played every board says who the partners are, the holder's too. False for every
+    other seat, so their boards stay the same whoever holds the Sau."""
+    seat = view.get("seat")
+    called = view.get("called")
+    holds = (view.get("declared") == RUFSPIEL and seat is not None and called is not None
+             and view.get("partner") == seat and seat != view.get("declarer")
+             and view.get("retour") != seat and f"{called}A" in (view.get("hand") or ()))
+    return {"secret_partner": holds}
+
+
 def sentence(event: Event, names: list[str]) -> str | None:
     kind = event.get("type")
     who = seat_name(event, names)
@@ -177,7 +190,7 @@ PRESENTATION = Presentation(
         "board": Reads(view=("declared", "declarer", "called", "trump", "forehand",
                              "kontra", "retour", "named", "partner", "phase", "said",
                              "seat", "tricks_won"),
-                       parts=trick_parts("declared", "trump")),
+                       derived=secret_partner, parts=trick_parts("declared", "trump")),
         "status": Reads(view=("best", "declared", "phase", "step", "trick", "turn"),
                         parts=facts("schafkopf_classic", "deal_no", "deals", "played",
                                     "tariff", "rules")),
