@@ -352,7 +352,7 @@ def test_the_dealer_respects_exclusions_and_counts() -> None:
 
 def test_the_dealer_is_uniform_without_exclusions() -> None:
     rng = random.Random(1)
-    hits = Counter()
+    hits: Counter[str] = Counter()
     for _ in range(3000):
         got = deal(["x", "y", "z", "w"], {"a": 1, "b": 3}, None, rng)
         hits[got["a"][0]] += 1
