@@ -23,13 +23,14 @@ from app.bots.review import THRESHOLDS
 from app.bots.search import SILENCE
 from app.db import repo
 from app.games import GAMES
+from app.games.actions import Challenge, Exchange, Lay, Play, Skip
 from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.reviews import READY, ReviewAnswer
 from app.web import replay
 from app.web.api import ERRORS
 from app.web.deps import SEAT_COOKIE, Service, bearer_token
-from app.web.messages import error_text, translate
+from app.web.messages import error_text
 from app.web.presentation import find
 from app.web.render import templates
 
@@ -77,9 +78,22 @@ def option_label(game: str, action: str) -> str:
     if action in p.action_labels:
         return p.action_label(action)
     typed = GAMES[game].match_class.parser.read(action)
-    card = getattr(typed, "card", None)
-    if isinstance(card, str) and card in p.deck:
-        return p.card_title(card)
+    if isinstance(typed, Play | Lay | Skip) and typed.card in p.deck:
+        title = p.card_title(typed.card)
+        if isinstance(typed, Lay):
+            return _("Lay %(card)s") % {"card": title}
+        if isinstance(typed, Skip):
+            return _("%(card)s as Aussetzen") % {"card": title}
+        return title
+    if isinstance(typed, Exchange):
+        if not typed.discards:
+            return _("Keep every card")
+        return _("Exchange %(cards)s") % {"cards": ", ".join(
+            p.card_title(c) if c in p.deck else c for c in typed.discards)}
+    if isinstance(typed, Challenge):
+        if typed.position == "all":
+            return _("“Lügenbeutel!” on the whole turn")
+        return _("“Lügenbeutel!” on card %(n)s") % {"n": typed.position}
     return action
 
 
@@ -92,12 +106,23 @@ def reason_text(game: str, reason: dict[str, Any] | None) -> str:
     for name, value in (reason.get("params") or {}).items():
         if isinstance(value, dict):
             value = reason_text(game, value)
-        elif name == "best" and isinstance(value, str):
-            value = option_label(game, value)
+        elif isinstance(value, str):  # an action (``best``), a card, a suit: in words
+            p = find(game)
+            if name == "card" and p is not None and value in p.deck:
+                value = p.card_title(value)
+            elif name == "suit" and p is not None:
+                value = p.suit_label(value)
+            else:
+                value = option_label(game, value)
         elif isinstance(value, float):
             value = i18n.format_number(value, 1)
         params[name] = value
-    return translate(str(reason.get("key", "")), params, str(reason.get("text", "")), game)
+    english = str(reason.get("text", ""))
+    key = str(reason.get("key", ""))
+    try:
+        return _(key).format(**params) if key else english
+    except (KeyError, IndexError, ValueError):  # a template naming a missing field
+        return english
 
 
 def review_of(answer: ReviewAnswer) -> Review:
