@@ -65,6 +65,8 @@ class Review(BaseModel):
     decisions: list[ReviewDecision]
     complete: bool = Field(True, description="false: the server restarted during the "
                            "deal and its first decisions were not kept")
+    measure: str = Field("", description="what an estimate counts, the game's measure: "
+                         "units, points, chips or cents (in the request's language)")
 
 
 def option_label(game: str, action: str) -> str:
@@ -127,8 +129,10 @@ def reason_text(game: str, reason: dict[str, Any] | None) -> str:
 
 def review_of(answer: ReviewAnswer) -> Review:
     game = answer.game
+    p = find(game)
     return Review(deal=answer.deal_no, seat=answer.seat, status=answer.status,
-                  complete=answer.complete, decisions=[ReviewDecision(
+                  complete=answer.complete, measure=p.measure() if p is not None else "",
+                  decisions=[ReviewDecision(
                       seq=d["seq"], chosen=d["chosen"], best=d["best"],
                       options=[ReviewOption(action=o["action"],
                                             label=option_label(game, o["action"]),

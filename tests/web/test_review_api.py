@@ -81,7 +81,8 @@ def test_a_seat_s_review_of_a_finished_deal(review_server: Server) -> None:
 
     first = _ask(http, room, tokens[0], 1)
     assert first.status_code == 202 and first.json() == {
-        "deal": 1, "seat": 0, "status": "pending", "decisions": [], "complete": True}
+        "deal": 1, "seat": 0, "status": "pending", "decisions": [], "complete": True,
+        "measure": "units"}
     reviews = {seat: _ready(http, room, tokens[seat], 1) for seat in range(4)}
     for seat, review in reviews.items():
         assert (review["deal"], review["seat"], review["status"]) == (1, seat, "ready")
