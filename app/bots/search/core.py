@@ -8,7 +8,8 @@ tried on the same worlds and the same dice (common random numbers), so the
 differences between actions are much less noisy than their values. The action
 with the best mean wins, unless its edge over the heuristic's own choice is within
 ``CONFIDENCE`` standard errors: then the heuristic's choice stands, so the search
-leaves its rollout policy only on evidence.
+leaves its rollout policy only on evidence (a game may set its own ``confidence``:
+0 lets the best mean win outright, as the textbook search does).
 
 The rollouts run on the engines of ``app.games`` themselves: a world is built as a
 real match (``Match.from_view``: the state the view shows, the hidden places
@@ -135,7 +136,8 @@ def _search(game: Game, view: dict[str, Any], legal: list[str], history: History
         return Report(prior, 0, {}, prior, elapsed, failures)
     means = {a: totals[a] / samples for a in legal}
     best = max(legal, key=lambda a: (means[a], a == prior))
-    if best != prior and not _clearly_better(diffs[best]):
+    if best != prior and not _clearly_better(diffs[best],
+                                             getattr(game, "confidence", CONFIDENCE)):
         best = prior
     return Report(best, samples, means, prior, elapsed, failures)
 
@@ -223,15 +225,18 @@ def estimate(game: Game, view: dict[str, Any], options: list[str], history: Hist
     return Estimates(results, samples, (time.perf_counter() - start) * 1000.0, failures)
 
 
-def _clearly_better(diffs: list[float]) -> bool:
-    """Whether the paired differences to the prior's results are positive beyond noise."""
+def _clearly_better(diffs: list[float], confidence: float = CONFIDENCE) -> bool:
+    """Whether the paired differences to the prior's results are positive beyond
+    noise (``confidence`` standard errors; 0: positive at all)."""
     n = len(diffs)
     mean = sum(diffs) / n
     if mean <= 0:
         return False
+    if confidence <= 0:
+        return True
     if n < 2:
         return False
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     if var == 0:
         return True
-    return mean > CONFIDENCE * math.sqrt(var / n)
+    return mean > confidence * math.sqrt(var / n)

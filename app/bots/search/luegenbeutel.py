@@ -38,11 +38,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from app.bots import choose_action, choose_optional, decide_action, decide_optional_action
+from app.bots import choose_action, choose_optional
 from app.bots import luegenbeutel as heuristic
 from app.bots.search.core import DEAL_END, World
 from app.bots.search.deal import Inconsistent, deal
 from app.bots.search.history import History
+from app.bots.search.playout import HOUSE, Policy
 from app.games import Match, Unseen
 from app.games.actions import Lay, Skip
 from app.games.luegenbeutel import (
@@ -166,8 +167,9 @@ def _clockwise_from(seat: int, players: int) -> list[int]:
 
 
 def step(match: LuegenbeutelMatch, rng: random.Random, silent: int | None,
-         polled: list[int | None]) -> list[dict[str, Any]]:
-    """One action by the heuristic bots, as a table of bots would take it: in an
+         polled: list[int | None], policy: Policy = HOUSE) -> list[dict[str, Any]]:
+    """One action by ``policy`` (the heuristic bots unless given), as a table of
+    bots would take it: in an
     open window the seats that need not act are asked first (clockwise from the
     accused, once per window: ``polled`` holds the last window asked; ``silent`` has
     let it pass), then the seat that must. Returns the events."""
@@ -179,21 +181,21 @@ def step(match: LuegenbeutelMatch, rng: random.Random, silent: int | None,
         if match.phase == "challenge":  # a round's end: the first to answer settles it
             for s in _clockwise_from(accused, match.players):
                 if s in may:
-                    answer = decide_optional_action(GAME, match.view(s), match.legal(s), rng)
+                    answer = policy.decide_optional(GAME, match, s, match.legal(s), rng)
                     return match.simulate(s, answer or ACCEPT)
         if polled[0] != window:
             polled[0] = window
             for s in _clockwise_from(accused, match.players):
                 if s in (match.turn, silent, accused):
                     continue
-                answer = decide_optional_action(GAME, match.view(s), match.legal(s), rng)
+                answer = policy.decide_optional(GAME, match, s, match.legal(s), rng)
                 if answer is not None:
                     return match.simulate(s, answer)
     seat = match.turn
     assert seat is not None
     legal = match.legal(seat)
     return match.simulate(seat, legal[0] if len(legal) == 1
-                          else decide_action(GAME, match.view(seat), legal, rng))
+                          else policy.decide(GAME, match, seat, legal, rng))
 
 
 def expected_gains(match: LuegenbeutelMatch) -> list[float]:
@@ -216,6 +218,7 @@ def relative(gains: list[float], seat: int) -> float:
 
 class Luegenbeutel:
     name = GAME
+    policy: Policy = HOUSE  # who decides for every seat in the rollouts
 
     def prepare(self, view: dict[str, Any], history: History) -> Position:
         return prepare(view, history)
@@ -247,7 +250,7 @@ class Luegenbeutel:
                     return relative([float(p) for p in event["points"]], seat)
             if turns >= HORIZON:
                 return relative(expected_gains(match), seat)
-            events = step(match, rng, silent, polled)
+            events = step(match, rng, silent, polled, self.policy)
             silent = None
 
     def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:

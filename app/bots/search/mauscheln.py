@@ -25,6 +25,7 @@ from app.bots import choose_action, decide_action
 from app.bots.search.core import DEAL_END, World
 from app.bots.search.deal import Inconsistent, deal
 from app.bots.search.history import History
+from app.bots.search.playout import HOUSE, Policy
 from app.games import Match, Trick, Unseen
 from app.games.actions import Action, Exchange
 from app.games.mauscheln import WORDS, MauschelnMatch
@@ -85,6 +86,7 @@ def agrees(position: Position, hidden: dict[str, list[str]], rng: random.Random)
 
 class Mauscheln:
     name = "mauscheln"
+    policy: Policy = HOUSE  # who decides for every seat in the rollouts
 
     def prepare(self, view: dict[str, Any], history: History) -> Position:
         tricks = None
@@ -121,8 +123,8 @@ class Mauscheln:
                     return float(event["scores"][seat] - before)
             turn = next(iter(match.to_act()))
             legal = match.legal(turn)
-            choice = legal[0] if len(legal) == 1 else decide_action(
-                self.name, match.view(turn), legal, rng)
+            choice = legal[0] if len(legal) == 1 else self.policy.decide(
+                self.name, match, turn, legal, rng)
             events = match.simulate(turn, choice)
         raise RuntimeError("a deal did not end")
 

@@ -40,6 +40,7 @@ from typing import Any
 from app.bots import schafkopf_classic as house
 from app.bots.search.core import DEAL_END
 from app.bots.search.deal import deal
+from app.bots.search.playout import HOUSE, Policy
 from app.bots.search.tricks import Position, TrickSearch
 from app.games import Match
 from app.games.actions import (
@@ -70,6 +71,7 @@ from app.games.schafkopf_classic import (
 STEP = ">"  # joins the words of a plan
 SILENT = "silent"  # off turn: say neither Kontra nor Retour now
 MAX_STEPS = 200  # actions of a deal at most (32 cards, the auction, the doublings)
+NAME = SchafkopfClassicMatch.name
 
 
 def plan_of(words: list[Action]) -> str:
@@ -117,9 +119,10 @@ def _worth_weighing(hand: list[str], game: str, trump: str | None) -> bool:
 
 
 def play_out(match: SchafkopfClassicMatch, seat: int, plan: list[Action], silent: bool,
-             rng: random.Random) -> dict[str, Any]:
+             rng: random.Random, policy: Policy = HOUSE) -> dict[str, Any]:
     """``seat`` says the first word of ``plan`` (none if ``silent``: it lets the
-    moment pass and doubles no more this deal), then the house bot plays every seat
+    moment pass and doubles no more this deal), then ``policy`` (the house bot unless
+    given) plays every seat
     (``seat`` follows the rest of its plan in the auction) to the deal's end;
     returns the ``deal_end`` event."""
     events = [] if silent else match.simulate(seat, plan[0])
@@ -136,7 +139,7 @@ def play_out(match: SchafkopfClassicMatch, seat: int, plan: list[Action], silent
             for other in sorted(actors - {turn}, key=lambda s: (s - turn) % match.players):
                 if other == seat and silent:
                     continue
-                word = house.decide_optional(match.view(other), match.legal(other), rng)
+                word = policy.decide_optional(NAME, match, other, match.legal(other), rng)
                 if word is not None:
                     said = (other, word)
                     break
@@ -146,8 +149,8 @@ def play_out(match: SchafkopfClassicMatch, seat: int, plan: list[Action], silent
                 legal = [a for a in legal if not _doubling(a)]
             word = _follow_plan(legal, rest) if turn == seat else None
             if word is None:
-                word = legal[0] if len(legal) == 1 else house.decide(match.view(turn), legal,
-                                                                     rng)
+                word = legal[0] if len(legal) == 1 else policy.decide(NAME, match, turn, legal,
+                                                                      rng)
             said = (turn, word)
         events = match.simulate(*said)
     raise RuntimeError("a deal did not end")
@@ -283,9 +286,9 @@ class SchafkopfClassic(TrickSearch):
         seat = position.seat
         assert isinstance(match, SchafkopfClassicMatch)
         if action == SILENT:
-            end = play_out(match, seat, [], True, rng)
+            end = play_out(match, seat, [], True, rng, self.policy)
         else:
-            end = play_out(match, seat, words_of(action), False, rng)
+            end = play_out(match, seat, words_of(action), False, rng, self.policy)
         return float(end["cents"][seat])
 
 

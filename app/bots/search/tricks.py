@@ -22,6 +22,7 @@ from app.bots import choose_action, decide_action
 from app.bots.search.core import DEAL_END, World
 from app.bots.search.deal import Inconsistent, deal
 from app.bots.search.history import History
+from app.bots.search.playout import HOUSE, Policy
 from app.games import Match, Trick, Unseen
 from app.games.actions import PLAYS, Action
 from app.games.tricks import TrickGame
@@ -43,10 +44,10 @@ class Position:
 
 
 def play_out(match: Match, game: str, seat: int, action: Action | str,
-             rng: random.Random) -> dict[str, Any]:
-    """``seat`` takes ``action`` (typed, or the room's string), then the house
-    heuristic plays every seat on typed actions until the deal in progress ends;
-    returns its ``deal_end`` event."""
+             rng: random.Random, policy: Policy = HOUSE) -> dict[str, Any]:
+    """``seat`` takes ``action`` (typed, or the room's string), then ``policy``
+    (the house heuristic unless given) plays every seat on typed actions until the
+    deal in progress ends; returns its ``deal_end`` event."""
     events = match.simulate(seat, action)
     for _ in range(10_000):
         for event in events:
@@ -54,8 +55,7 @@ def play_out(match: Match, game: str, seat: int, action: Action | str,
                 return event
         turn = next(iter(match.to_act()))
         legal = match.legal(turn)
-        choice = legal[0] if len(legal) == 1 else decide_action(
-            game, match.view(turn), legal, rng)
+        choice = legal[0] if len(legal) == 1 else policy.decide(game, match, turn, legal, rng)
         events = match.simulate(turn, choice)
     raise RuntimeError("a deal did not end")
 
@@ -68,6 +68,7 @@ class TrickSearch:
     engine: type[TrickGame]
     keep = 0.4  # a world survives each play the heuristic would not have made
     tries = 8  # draws per world at most (then the most agreeable one)
+    policy: Policy = HOUSE  # who decides for every seat in the rollouts
 
     def prepare(self, view: dict[str, Any], history: History) -> Position:
         tricks = history.deal_tricks(view)
@@ -133,7 +134,7 @@ class TrickSearch:
 
     def rollout(self, match: Match, position: Position, action: str,
                 rng: random.Random) -> float:
-        end = play_out(match, self.name, position.seat, action, rng)
+        end = play_out(match, self.name, position.seat, action, rng, self.policy)
         return self.value(end, position)
 
     def value(self, end: dict[str, Any], position: Position) -> float:
