@@ -7,7 +7,10 @@
 
 Kinds: ``"random"`` (a uniformly random legal action), ``"heuristic"`` (the house
 bots of ``app.bots.<game>`` through ``choose_action`` / ``choose_optional``) and
-``"search"`` (determinized search, ``app.bots.search``). A bot sees only what it is
+``"search"`` (determinized search, ``app.bots.search``), and for benchmarks only (never
+offered at a table: the levels are ``app.bots.LEVELS``) ``"pimc"``, the textbook plain
+determinized search the strong bot is measured against (``app.bots.search.pimc``:
+random playouts, every legal action, the best mean). A bot sees only what it is
 given: the seat's view and its legal actions. A search bot also remembers what its
 seat saw earlier in the deal (the finished tricks), so call it at each of the seat's
 turns, with a new bot per seat.
@@ -26,7 +29,7 @@ from app.bots import choose_action, choose_optional
 
 log = logging.getLogger("stammtisch.bots")
 
-KINDS = ("random", "heuristic", "search")
+KINDS = ("random", "heuristic", "search", "pimc")
 DEFAULT_BUDGET_MS = 1000
 MAX_SAMPLES = 2000  # worlds per decision at most (the budget usually ends it first)
 
@@ -99,7 +102,7 @@ class SearchBot(Bot):
         self.max_samples = max_samples
         self.strict = strict
         self.last_report: Any = None
-        self.heuristic = HeuristicBot(game, self.seed, budget_ms)
+        self.heuristic: Bot = HeuristicBot(game, self.seed, budget_ms)
 
     def _rng(self, view: dict[str, Any], legal: list[str]) -> random.Random:
         """Seeded by the bot's seed and what the seat sees: the same seed and the
@@ -152,13 +155,34 @@ class SearchBot(Bot):
             return fallback()
 
 
+class PimcBot(SearchBot):
+    """The plain determinized search (:mod:`app.bots.search.pimc`) on the search's
+    worlds (``uniform``: drawn uniformly among the consistent ones); where it cannot
+    search, a random legal action, not the heuristic."""
+
+    kind = "pimc"
+
+    def __init__(self, game: str, seed: int | None = None,
+                 budget_ms: float | None = DEFAULT_BUDGET_MS,
+                 max_samples: int = MAX_SAMPLES, strict: bool = False,
+                 uniform: bool = False) -> None:
+        from app.bots.search.pimc import plain
+
+        super().__init__(game, seed, budget_ms, max_samples, strict)
+        if self.search_game is not None:
+            self.search_game = plain(self.search_game, uniform)
+        self.heuristic = RandomBot(game, self.seed, budget_ms)  # the fallback
+
+
 def make_bot(kind: str, game: str, seed: int | None = None,
              budget_ms: float | None = DEFAULT_BUDGET_MS, **options: Any) -> Bot:
-    """A bot of ``kind`` (``random``, ``heuristic`` or ``search``) for ``game``."""
+    """A bot of ``kind`` (``random``, ``heuristic``, ``search`` or ``pimc``) for ``game``."""
     if kind == "random":
         return RandomBot(game, seed, budget_ms)
     if kind == "heuristic":
         return HeuristicBot(game, seed, budget_ms)
     if kind == "search":
         return SearchBot(game, seed, budget_ms, **options)
+    if kind == "pimc":
+        return PimcBot(game, seed, budget_ms, **options)
     raise ValueError(f"unknown bot kind {kind!r}; one of {', '.join(KINDS)}")

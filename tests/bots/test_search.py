@@ -55,9 +55,11 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
 TABLE_IDS = [f"{g}-{n}-{'-'.join(o) or 'plain'}" for g, n, o in TABLES]
 
 
-def _search_bot(game: str, seed: int = 0, samples: int = 2) -> SearchBot:
-    """A search bot bounded by samples, not time (deterministic, quick)."""
-    bot = make_bot("search", game, seed=seed, budget_ms=None, max_samples=samples,
+def _search_bot(game: str, seed: int = 0, samples: int = 2,
+                kind: str = "search") -> SearchBot:
+    """A search bot (``kind``: ``search`` or ``pimc``) bounded by samples, not time
+    (deterministic, quick)."""
+    bot = make_bot(kind, game, seed=seed, budget_ms=None, max_samples=samples,
                    strict=True)
     assert isinstance(bot, SearchBot)
     return bot
@@ -99,7 +101,7 @@ def test_every_kind_answers_only_legal_actions_in_reachable_states(
         view, legal = m.view(seat), m.legal_actions(seat)
         histories[seat].observe(view)
         for kind in KINDS:
-            bot = (_search_bot(game, seed) if kind == "search"
+            bot = (_search_bot(game, seed, kind=kind) if kind in ("search", "pimc")
                    else make_bot(kind, game, seed=seed))
             if isinstance(bot, SearchBot):
                 bot.history = History.from_state(histories[seat].state())
