@@ -28,12 +28,22 @@ Usage (from the repository root):
     .venv/bin/python bench/arena.py --boards 20 --budget-ms 200 schafkopf
     .venv/bin/python bench/arena.py --pairings search-heuristic --jobs 2 mauscheln
     .venv/bin/python bench/arena.py --old-search /tmp/old/app/bots/search --pairings search-old
+    .venv/bin/python bench/arena.py --pairings search-pimc --boards 30 --jobs 2
 
 Options: ``--boards N`` boards per game and pairing (default 30), ``--deals N``
 deals per board (default: per game, below), ``--budget-ms`` of the search bots
-(default 1000), ``--pairings`` (comma separated: ``search-heuristic``, ``heuristic-random``,
-and with ``--old-search`` also ``search-old``), ``--seed`` of the first board, ``--jobs``
-boards played at once (default 1).
+(default 1000), ``--pairings`` (comma separated: ``search-heuristic``, ``heuristic-random``
+(the default: both), ``search-pimc``, ``search-pimc-uniform``, and with ``--old-search``
+also ``search-old``), ``--seed`` of the first board, ``--jobs`` boards played at once
+(default 1).
+
+``search-pimc`` pits the strong bot against the textbook plain determinized search
+(kind ``pimc``, :mod:`app.bots.search.pimc`) at the same budget: the same worlds
+(drawn by each game's search, weighted by the heuristic's likelihood of the plays
+seen), every legal action played out with uniformly random actions for every seat
+(Lügenbeutel: to the same horizon and static score), the best mean chosen.
+``search-pimc-uniform``: the same with worlds drawn uniformly among the consistent
+ones (``pimc-uniform``, no opponent model at all).
 
 ``--old-search DIR`` pits this checkout's search bot against another version of it:
 ``DIR`` is a copy of an earlier ``app/bots/search`` package (``git archive REV
@@ -84,7 +94,10 @@ SETUPS: dict[str, tuple[dict[str, Any], int, str]] = {
 }
 PAIRINGS = {"search-heuristic": ("search", "heuristic"),
             "heuristic-random": ("heuristic", "random"),
-            "search-old": ("search", "old-search")}  # with --old-search
+            "search-old": ("search", "old-search"),  # with --old-search
+            "search-pimc": ("search", "pimc"),
+            "search-pimc-uniform": ("search", "pimc-uniform")}
+DEFAULT_PAIRINGS = ("search-heuristic", "heuristic-random")
 DEAL_END = ("deal_end", "round_end")
 OLD_PACKAGE = "arena_old_search"
 
@@ -117,6 +130,10 @@ def old_search(root: str | None) -> Any:
 def bot_for(kind: str, game: str, seed: int, budget_ms: float, old: str | None) -> Any:
     if kind == "old-search":
         bot = SearchBot(game, seed, budget_ms, package=old_search(old))
+        bot.kind = kind
+        return bot
+    if kind == "pimc-uniform":
+        bot = make_bot("pimc", game, seed=seed, budget_ms=budget_ms, uniform=True)
         bot.kind = kind
         return bot
     return make_bot(kind, game, seed=seed, budget_ms=budget_ms)
@@ -281,7 +298,7 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=30)
     parser.add_argument("--deals", type=int, default=None)
     parser.add_argument("--budget-ms", type=float, default=1000.0)
-    parser.add_argument("--pairings", default=",".join(PAIRINGS),
+    parser.add_argument("--pairings", default=",".join(DEFAULT_PAIRINGS),
                         help="comma separated: " + ", ".join(PAIRINGS))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
