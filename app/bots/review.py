@@ -43,6 +43,8 @@ from app.bots.search import GAMES as SEARCHES
 from app.bots.search import SILENCE, History
 from app.bots.search.core import Estimates, Game, estimate
 from app.bots.search.tricks import TrickSearch
+from app.games import GAMES
+from app.games.actions import Challenge
 from app.games.base import N_, Reason
 
 MAX_SAMPLES = 2000  # worlds per decision at most (the budget usually ends it first)
@@ -241,8 +243,8 @@ def _reason(game: str, search: Game, point: DecisionPoint, earlier: Sequence[Dec
     chosen = point.chosen
     if best == silent:
         return Reason(PASS_BETTER, points=points)
-    if game == "luegenbeutel" and chosen.startswith("challenge:") and not best.startswith(
-            "challenge:"):
+    read = GAMES[game].match_class.parser.read
+    if isinstance(read(chosen), Challenge) and not isinstance(read(best), Challenge):
         return Reason(CHALLENGE_DID_NOT_PAY, best=best, points=points)
     if game == "mauscheln" and chosen in GIVE_UP and best not in GIVE_UP:
         return Reason(WORTH_PLAYING, best=best, points=points)

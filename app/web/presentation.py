@@ -70,6 +70,10 @@ def _no_badge(code: str, view: View) -> str:
     return ""
 
 
+def _no_label(action: Action) -> str | None:
+    return None
+
+
 def _no_sentence(event: Event, names: list[str]) -> str | None:
     return None
 
@@ -193,6 +197,10 @@ class Presentation:
     #: a seat's score as its plate at the table shows it (say, cents as euros),
     #: in the page's language
     score_text: Callable[[int], str] = str
+    #: a typed action in the game's words where ``action_labels`` has none and the
+    #: shared wording (a card, an exchange) does not fit, say a challenge of a
+    #: review's options; None: not one of the game's own
+    typed_label: Callable[[Action], str | None] = _no_label
     #: what the host's "end the game" box says will happen (games with host_can_end)
     host_end_note: str = ""
     #: why a seat is out of the match (``Match.seats_out``), said on its page

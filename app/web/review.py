@@ -23,7 +23,7 @@ from app.bots.review import THRESHOLDS
 from app.bots.search import SILENCE
 from app.db import repo
 from app.games import GAMES
-from app.games.actions import Challenge, Exchange, Lay, Play, Skip
+from app.games.actions import Exchange, Lay, Play, Skip
 from app.i18n import _
 from app.rooms.errors import RoomError
 from app.rooms.reviews import READY, ReviewAnswer
@@ -92,10 +92,8 @@ def option_label(game: str, action: str) -> str:
             return _("Keep every card")
         return _("Exchange %(cards)s") % {"cards": ", ".join(
             p.card_title(c) if c in p.deck else c for c in typed.discards)}
-    if isinstance(typed, Challenge):
-        if typed.position == "all":
-            return _("“Lügenbeutel!” on the whole turn")
-        return _("“Lügenbeutel!” on card %(n)s") % {"n": typed.position}
+    if typed is not None:
+        return p.typed_label(typed) or action
     return action
 
 

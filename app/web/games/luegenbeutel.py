@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.actions import Accept, Action, End, Pass
+from app.games.actions import Accept, Action, Challenge, End, Pass
 from app.games.luegenbeutel import COPIES
 from app.i18n import N_, _
 from app.web.presentation import Event, Face, Presentation, Reads, facts, seat_name
@@ -93,8 +93,18 @@ def buttons(legal: list[Action]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return shown, tuple(a.wire for a in legal if isinstance(a, (End, Accept)))
 
 
+def typed_label(action: Action) -> str | None:
+    """A challenge in words (a review lists it among the seat's options)."""
+    if not isinstance(action, Challenge):
+        return None
+    if action.position == "all":
+        return _("“Lügenbeutel!” on the whole turn")
+    return _("“Lügenbeutel!” on card %(n)s") % {"n": action.position}
+
+
 PRESENTATION = Presentation(
     game="luegenbeutel",
+    typed_label=typed_label,
     buttons=buttons,
     face=face,
     deck=frozenset(COPIES),
