@@ -22,6 +22,11 @@ reviews, never moves::
 
     reviewed = await pool.review("schafkopf", points, budget_ms=1000, seed=7)
 
+A hint for a person's seat (a practice table, :mod:`app.bots.hint`) thinks in a bot's
+worker like a bot's move, since a person waits for it, and counts as one::
+
+    found = await pool.hint("schafkopf", view, legal, memory=(room_id, seat), seed=7)
+
 The workers are started with ``spawn`` (never ``fork``: the server has threads), and
 ``warm()`` imports the engines in every worker before the first real request. A
 worker that dies fails the request it was serving (``BrokenProcessPool``; the
@@ -66,6 +71,14 @@ def _think(kind: str, game: str, view: dict[str, Any], legal: list[str], seed: i
     if optional:
         return bot.choose_optional(view, legal)
     return bot.choose(view, legal)
+
+
+def _hint(game: str, view: dict[str, Any], legal: list[str], memory: dict[str, Any] | None,
+          budget_ms: float | None, seed: int, optional: bool) -> dict[str, Any]:
+    """Runs in a worker: the strong bot's hint for a person's seat."""
+    from app.bots.hint import hint
+
+    return hint(game, view, legal, memory, budget_ms=budget_ms, seed=seed, optional=optional)
 
 
 def _reason(reason: Any) -> dict[str, Any] | None:
@@ -175,25 +188,47 @@ class BotPool:
             action: str | None = legal[0]
         else:
             budget = self.share(self.budget_ms if budget_ms is None else budget_ms)
-            loop = asyncio.get_running_loop()
-            executor = self._executor
-            self.bot_started()
-            try:
-                action = await loop.run_in_executor(
-                    executor, _think, kind, game, view, list(legal), seed, budget,
-                    history.state() if history is not None else None, optional)
-            except BrokenProcessPool:
-                # a worker died (killed, out of memory): this answer is lost, the
-                # next request gets fresh workers
-                if self._executor is executor:
-                    executor.shutdown(wait=False, cancel_futures=True)
-                    self._executor = self._start()
-                raise
-            finally:
-                self.bot_ended()
+            action = await self._in_worker(
+                _think, kind, game, view, list(legal), seed, budget,
+                history.state() if history is not None else None, optional)
         if history is not None and action is not None:
             history.note_action(view, action)
         return action
+
+    async def hint(self, game: str, view: dict[str, Any], legal: list[str], *,
+                   memory: Hashable | None = None, budget_ms: float | None = None,
+                   seed: int, optional: bool = False) -> dict[str, Any]:
+        """The strong bot's choice for a person's seat now and its estimates
+        (:func:`app.bots.hint.hint`), thought out in a bot's worker like a bot's move
+        (a person waits for it; reviews wait behind it), from the seat's memory of the
+        deal (``memory``, as :meth:`choose` keeps it) without changing that memory: a
+        hint is not an action."""
+        if not legal:
+            raise ValueError("a hint was asked for without legal actions")
+        history = self._memory.get(memory) if memory is not None else None
+        budget = self.share(self.budget_ms if budget_ms is None else budget_ms)
+        found: dict[str, Any] = await self._in_worker(
+            _hint, game, view, list(legal), history.state() if history is not None else None,
+            budget, seed, optional)
+        return found
+
+    async def _in_worker(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` in a bot's worker, counted as a bot's request while it is
+        queued or thinking (reviews wait behind it)."""
+        loop = asyncio.get_running_loop()
+        executor = self._executor
+        self.bot_started()
+        try:
+            return await loop.run_in_executor(executor, fn, *args)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): this answer is lost, the
+            # next request gets fresh workers
+            if self._executor is executor:
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._start()
+            raise
+        finally:
+            self.bot_ended()
 
     def bot_started(self) -> None:
         """A bot's request is queued or thinking (until :meth:`bot_ended`)."""
