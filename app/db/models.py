@@ -173,3 +173,17 @@ class DecisionsRow(Base):
     complete: Mapped[bool] = mapped_column(default=True)
     review: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     reviewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class ShareRow(Base):
+    """A seat's person shared their reviews of a finished match with the others at it
+    (issue 28); ``holder``: the hash of the seat token that shared them, whose
+    decisions the others may read. Withdrawn: the row is deleted."""
+
+    __tablename__ = "review_shares"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    holder: Mapped[str] = mapped_column(String(64))
+    shared_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

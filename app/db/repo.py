@@ -34,6 +34,7 @@ from app.db.models import (
     LedgerRow,
     MatchRow,
     SeatRow,
+    ShareRow,
 )
 from app.db.session import batched, pipeline
 
@@ -681,6 +682,9 @@ class TokenSeat:
     seat: int | None
     host: bool
     status: str = "playing"  # the match's
+    names: dict[int, str] = field(default_factory=dict)  # every seat's name
+    # the seats whose person shared their reviews, with the hash of the token that did
+    shares: dict[int, str] = field(default_factory=dict)
 
 
 def token_seat(session: Session, *, match_id: str, holder: str) -> TokenSeat | None:
@@ -690,7 +694,9 @@ def token_seat(session: Session, *, match_id: str, holder: str) -> TokenSeat | N
     if row is None:
         return None
     seat = next((s.seat for s in row.seats if s.token_hash == holder), None)
-    return TokenSeat(row.game, seat, row.host_token_hash == holder, row.status)
+    return TokenSeat(row.game, seat, row.host_token_hash == holder, row.status,
+                     {s.seat: s.name for s in row.seats},
+                     review_shares(session, match_id=match_id))
 
 
 @dataclass(frozen=True)
@@ -744,3 +750,22 @@ def save_review(session: Session, *, match_id: str, deal_no: int, seat: int,
     session.execute(update(DecisionsRow).where(
         DecisionsRow.match_id == match_id, DecisionsRow.deal_no == deal_no,
         DecisionsRow.seat == seat).values(review=review, reviewed_at=now()))
+
+
+def review_shares(session: Session, *, match_id: str) -> dict[int, str]:
+    """The seats whose person shared their reviews of the match, each with the hash of
+    the token that shared them."""
+    return {r.seat: r.holder for r in session.scalars(select(ShareRow).where(
+        ShareRow.match_id == match_id))}
+
+
+def share_reviews(session: Session, *, match_id: str, seat: int, holder: str | None
+                  ) -> dict[int, str]:
+    """Share the reviews of ``seat``'s person (``holder``: their token's hash) with the
+    others at the match, or withdraw them (``holder`` None); the shares afterwards."""
+    session.execute(delete(ShareRow).where(ShareRow.match_id == match_id,
+                                           ShareRow.seat == seat))
+    if holder is not None:
+        session.add(ShareRow(match_id=match_id, seat=seat, holder=holder, shared_at=now()))
+        session.flush()
+    return review_shares(session, match_id=match_id)

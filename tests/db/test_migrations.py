@@ -6,10 +6,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import inspect, text
 
 from app.db import Database, repo
-from tests.conftest import DB_KINDS, make_db_url, migrate
+from tests.conftest import DB_KINDS, ROOT, make_db_url, migrate
 
 
 @pytest.fixture(params=DB_KINDS)
@@ -104,3 +106,47 @@ def test_0006_gives_finished_seats_their_results_and_old_seats_count_by_name(
             ("Bert", False, 2, 1, 50), ("Anna", False, 2, 1, 35), ("Bot Hans", True, 2, 0, 35)]
     finally:
         db.close()
+
+
+def test_0008_keeps_the_shares_of_a_match_made_by_0007(empty_db_url: str) -> None:
+    """The reviews a person shared with the table (issue 28): made on a database of
+    0007 with its matches kept, shared, shared again (one row per seat, the latest
+    token's), withdrawn, and gone with a downgrade."""
+    migrate(empty_db_url, "0007")
+    db = Database(empty_db_url)
+    try:
+        with db.engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO matches (id, game, players, options, status, host_token_hash, "
+                "created_at, version) VALUES ('m1', 'schafkopf', 4, '{}', 'finished', 'x', "
+                "CURRENT_TIMESTAMP, 0)"))
+    finally:
+        db.close()
+    migrate(empty_db_url, "head")
+    db = Database(empty_db_url)
+    try:
+        assert db.run_sync(repo.review_shares, match_id="m1") == {}
+        assert db.run_sync(repo.share_reviews, match_id="m1", seat=2, holder="h2") == {2: "h2"}
+        assert db.run_sync(repo.share_reviews, match_id="m1", seat=0, holder="h0") == {
+            0: "h0", 2: "h2"}
+        assert db.run_sync(repo.share_reviews, match_id="m1", seat=2, holder="h9") == {
+            0: "h0", 2: "h9"}, "one row per seat: the latest token's"
+        assert db.run_sync(repo.share_reviews, match_id="m1", seat=0, holder=None) == {
+            2: "h9"}
+        assert db.run_sync(repo.share_reviews, match_id="m1", seat=0, holder=None) == {
+            2: "h9"}, "withdrawing twice is no error"
+        assert db.run_sync(repo.review_shares, match_id="m1") == {2: "h9"}
+        assert db.run_sync(repo.review_shares, match_id="other") == {}
+    finally:
+        db.close()
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.attributes.update(url=empty_db_url, quiet=True)
+    command.downgrade(cfg, "0007")
+    db = Database(empty_db_url)
+    try:
+        assert "review_shares" not in inspect(db.engine).get_table_names()
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT id FROM matches")).scalars().all() == ["m1"]
+    finally:
+        db.close()
+    migrate(empty_db_url, "head")
