@@ -52,6 +52,9 @@ log = logging.getLogger("stammtisch.db")
 
 #: the most steps one grouped commit carries (the WRITE_GROUP_MAX setting)
 GROUP_MAX = 64
+#: how many of a group's steps go on per turn of the event loop once it is committed
+#: (see :meth:`Database._release`)
+RELEASE_PER_TURN = 4
 #: how long a write check (:func:`check_write`: readiness, a room waiting for the
 #: database) waits for the write lock before it says the database takes no writes
 WRITE_CHECK_S = 1.0
@@ -264,19 +267,29 @@ class Database:
                     continue
                 outcomes = await loop.run_in_executor(self._executor, self._write_group,
                                                       group)
-                for write, outcome in zip(group, outcomes, strict=True):
-                    if outcome is None or write.future.done():
-                        continue
-                    if outcome.ok:
-                        write.future.set_result(outcome.value)
-                    else:
-                        write.future.set_exception(outcome.value)
+                self._release(list(zip(group, outcomes, strict=True)))
                 group = []
         finally:  # cancelled (shutdown): nobody waits for an answer that cannot come
             for write in [*group, *self._queue]:
                 if not write.future.done():
                     write.future.cancel()
             self._queue = []
+
+    def _release(self, done: list[tuple[_Write, _Outcome | None]]) -> None:
+        """Answer the callers of a committed group, :data:`RELEASE_PER_TURN` per turn
+        of the event loop, while the next group is written. Each caller goes on to show
+        its step (its sockets draw and send the table), so a group of 64 answered at
+        once would hold the loop for all of them in one turn, and every other table's
+        frame, timer and page would wait that long."""
+        for write, outcome in done[:RELEASE_PER_TURN]:
+            if outcome is None or write.future.done():
+                continue
+            if outcome.ok:
+                write.future.set_result(outcome.value)
+            else:
+                write.future.set_exception(outcome.value)
+        if len(done) > RELEASE_PER_TURN:
+            asyncio.get_running_loop().call_soon(self._release, done[RELEASE_PER_TURN:])
 
     def _write_group(self, group: list[_Write]) -> list[_Outcome | None]:
         """On the database thread: every step of ``group`` in one transaction; if that

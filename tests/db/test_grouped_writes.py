@@ -412,3 +412,46 @@ def test_steps_written_together_keep_their_order_and_their_own_columns(db_url: s
             assert [a.action for a in log] == [f"play:{room}1", f"play:{room}2"]
     finally:
         db.close()
+
+
+def test_a_committed_group_goes_on_a_few_rooms_per_turn_of_the_loop(db_url: str) -> None:
+    """Each room answered goes on to draw and send its table: a whole group answered
+    in one turn of the event loop would hold every other table for all of it. The
+    rooms of one commit go on RELEASE_PER_TURN per turn, in the order they came."""
+    from app.db.session import RELEASE_PER_TURN
+
+    rooms = tuple(f"r{i:02d}" for i in range(3 * RELEASE_PER_TURN + 1))
+    db = Database(db_url)
+    _rooms(db, rooms)
+    turns = 0
+    resumed: list[tuple[str, int]] = []
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        ticking = True
+
+        def tick() -> None:  # counts the turns of the loop
+            nonlocal turns
+            turns += 1
+            if ticking:
+                loop.call_soon(tick)
+
+        async def one(room: str) -> None:
+            await db.write(repo.record_step, **_step(room, 1))
+            resumed.append((room, turns))
+
+        loop.call_soon(tick)
+        await asyncio.gather(*(one(r) for r in rooms))
+        ticking = False
+
+    try:
+        run(scenario())
+        assert db.write_commits == 1
+        assert [r for r, _ in resumed] == list(rooms)
+        per_turn: dict[int, int] = {}
+        for _room, turn in resumed:
+            per_turn[turn] = per_turn.get(turn, 0) + 1
+        assert max(per_turn.values()) == RELEASE_PER_TURN
+        assert len(per_turn) == 4  # 13 rooms: 4, 4, 4 and 1, each in a turn of its own
+    finally:
+        db.close()
