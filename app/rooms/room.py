@@ -155,6 +155,9 @@ class Room:
         default_factory=dict, repr=False)
     decisions: list[Any] = field(default_factory=list, repr=False)
     decisions_from: int = 0
+    # the seats whose person shared their reviews of the finished match with the table
+    # (app.rooms.reviews; kept in the database, here for the table to show)
+    shared_reviews: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.seats:

@@ -121,7 +121,8 @@ class RoomService:
         self.bots = BotDriver(self.pipeline, max(0, delay) / 1000, pool)
         self.chat = TableChat(db)
         # reviews of a person's deal think in the pool too, behind the bots' moves
-        self.reviews = Reviews(db, pool, settings.review_budget_ms, self._spawn)
+        self.reviews = Reviews(db, pool, settings.review_budget_ms, self._spawn,
+                               rooms=self.rooms, now=self.clock.now)
 
     def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)

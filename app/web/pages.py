@@ -146,8 +146,12 @@ async def history_match(match_id: str, request: Request, service: Service) -> HT
     sheet = settlement.from_ledger(
         await service.db.read(repo.ledger, match_id=match_id), match.players,
         [d.deal_no for d in match.deals]) if money else []
+    # the reviews shared with the table (read by the players of the match only)
+    names = {s.seat: s.name for s in match.seats}
+    shared = [(seat, names.get(seat, "")) for seat in sorted(
+        await service.db.read(repo.review_shares, match_id=match_id))]
     return templates.TemplateResponse(request, "match.html", {
-        "m": match, "info": GAMES.get(match.game), "P": p,
+        "m": match, "info": GAMES.get(match.game), "P": p, "shared": shared,
         "measure": p.measure() if p else _("points"), "next_href": next_href,
         "deal_scores": [(d.deal_no, d.scores_after) for d in match.deals],
         "money": money, "sheet": sheet})

@@ -343,6 +343,7 @@ class TableFacts:
     present: frozenset[int]  # seats a person has a page or socket open at
     next_id: str | None
     deal_scores: tuple[tuple[int, tuple[int, ...]], ...]
+    shared_reviews: tuple[int, ...] = ()  # seats whose person shared their reviews
 
     @classmethod
     def of(cls, room: Room) -> TableFacts:
@@ -353,7 +354,8 @@ class TableFacts:
                         for p in room.seats),
             free_seats=tuple(room.free_seats), present=frozenset(room.present),
             next_id=room.next_id,
-            deal_scores=tuple((no, tuple(scores)) for no, scores in room.deal_scores))
+            deal_scores=tuple((no, tuple(scores)) for no, scores in room.deal_scores),
+            shared_reviews=tuple(room.shared_reviews))
 
     def is_present(self, seat: int) -> bool:
         """As :meth:`app.rooms.room.Room.is_present`."""

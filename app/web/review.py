@@ -5,7 +5,11 @@ deal N for that token's seat (202 with ``"status": "pending"`` while it is worke
 out; the first request starts it). ``GET /r/{room}/review?deal=N`` draws the same
 for the table page of the seat's browser (its seat cookie), polling while pending.
 Actions are named in the game's words (the presentation's labels, card titles) and
-the reason in the request's language; nobody but the token's holder sees it.
+the reason in the request's language; nobody but the token's holder sees it, unless
+they shared their reviews with the table once the match was over
+(``/r/{room}/reviews``'s button, ``POST /api/rooms/{room}/review/share``): then the
+others at the match read them with ``seat=s`` (their own token or cookie deciding
+that they may), read-only.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from app import i18n
@@ -26,10 +30,10 @@ from app.games import GAMES
 from app.games.actions import Exchange, Lay, Play, Skip
 from app.i18n import _
 from app.rooms.errors import RoomError
-from app.rooms.reviews import READY, ReviewAnswer
+from app.rooms.reviews import FAILED, READY, ReviewAnswer
 from app.web import replay
 from app.web.api import ERRORS
-from app.web.deps import SEAT_COOKIE, Service, bearer_token
+from app.web.deps import HOST_COOKIE, SEAT_COOKIE, Service, bearer_token, origin_allowed
 from app.web.messages import error_text
 from app.web.presentation import find
 from app.web.render import templates
@@ -67,6 +71,19 @@ class Review(BaseModel):
                            "deal and its first decisions were not kept")
     measure: str = Field("", description="what an estimate counts, the game's measure: "
                          "units, points, chips or cents (in the request's language)")
+    retry_in: int | None = Field(None, description='"failed" (503) only: the work on the '
+                                 "review failed; seconds until it is tried again")
+
+
+class Sharing(BaseModel):
+    shared: bool = Field(description="true: share your reviews of the finished match "
+                         "with the others at it; false: withdraw them")
+
+
+class Shared(BaseModel):
+    seat: int = Field(description="your seat")
+    shared: bool
+    seats: list[int] = Field(description="every seat whose person shares their reviews")
 
 
 def option_label(game: str, action: str) -> str:
@@ -130,6 +147,7 @@ def review_of(answer: ReviewAnswer) -> Review:
     p = find(game)
     return Review(deal=answer.deal_no, seat=answer.seat, status=answer.status,
                   complete=answer.complete, measure=p.measure() if p is not None else "",
+                  retry_in=answer.retry_in,
                   decisions=[ReviewDecision(
                       seq=d["seq"], chosen=d["chosen"], best=d["best"],
                       options=[ReviewOption(action=o["action"],
@@ -140,38 +158,66 @@ def review_of(answer: ReviewAnswer) -> Review:
 
 
 @router.get("/api/rooms/{room_id}/review", response_model=Review,
+            response_model_exclude_none=True,
             responses={**ERRORS, 202: {"model": Review,
                                        "description": "pending: being worked out"}})
-async def review_api(room_id: str, deal: int, request: Request, service: Service) -> Any:
+async def review_api(room_id: str, deal: int, request: Request, service: Service,
+                     seat: int | None = None) -> Any:
     """Your review of finished deal ``deal``, with your seat token: for each of your
     decisions, the options you had with the search's estimate of each, the best,
     and whether yours was a mistake and why. Worked out once, when first asked (202,
     ``"pending"``: ask again in a second); afterwards read at once, also after the
-    match and after a restart. 401 without a token, 403 for a token without a seat
-    (the host's alone), 404 for a deal not finished."""
-    answer = await service.reviews.ask(room_id, bearer_token(request), deal)
+    match and after a restart. If the work failed: 503, ``"failed"`` with
+    ``retry_in`` seconds (and Retry-After) until it is tried again. ``seat``: the
+    review of that seat's person, who shared their reviews with the table (your token,
+    a seat's or the host's at that match, says you may). 401 without a token, 403 for
+    a token without a seat (the host's alone, unless ``seat``), for a spectator's and
+    for reviews not shared, 404 for a deal not finished."""
+    answer = await service.reviews.ask(room_id, bearer_token(request), deal, seat)
     out = review_of(answer)
     if answer.status == READY:
         return out
-    return JSONResponse(out.model_dump(), status_code=202)
+    if answer.status == FAILED:
+        return JSONResponse(out.model_dump(), status_code=503,
+                            headers={"Retry-After": str(answer.retry_in or 1)})
+    return JSONResponse(out.model_dump(exclude_none=True), status_code=202)
+
+
+@router.post("/api/rooms/{room_id}/review/share", response_model=Shared, responses=ERRORS)
+async def share_api(room_id: str, body: Sharing, request: Request,
+                    service: Service) -> Shared:
+    """Share your reviews of this finished match with the others at it (their tokens
+    then read them with ``seat``), or withdraw them. 409 while the match is on."""
+    mine, shares = await service.reviews.share(room_id, bearer_token(request), body.shared)
+    return Shared(seat=mine, shared=mine in shares, seats=sorted(shares))
+
+
+def _cookie_token(request: Request, seat: int | None) -> str | None:
+    """The browser's token at the room: its seat's; reading a review another person
+    shared, the host's too."""
+    token = request.cookies.get(SEAT_COOKIE)
+    if token is None and seat is not None:
+        token = request.cookies.get(HOST_COOKIE)
+    return token
 
 
 @router.get("/r/{room_id}/review", response_class=HTMLResponse, include_in_schema=False)
 async def review_panel(room_id: str, deal: int, request: Request, service: Service,
-                       slot: str = "review") -> HTMLResponse:
+                       slot: str = "review", seat: int | None = None) -> HTMLResponse:
     """The panel "Your deal, reviewed" of the seat cookie's seat, drawn into the
     element ``slot`` of its page (the table's ``review``, a deal's ``review-N`` of the
-    match's reviews); while pending it asks again there."""
+    match's reviews); while pending it asks again there. ``seat``: the review that
+    seat's person shared."""
     if not SLOT.fullmatch(slot):
         slot = "review"
     try:
-        answer = await service.reviews.ask(room_id, request.cookies.get(SEAT_COOKIE), deal)
+        answer = await service.reviews.ask(room_id, _cookie_token(request, seat), deal, seat)
     except RoomError as exc:
         return templates.TemplateResponse(request, "table/review.html", {
             "room_id": room_id, "deal": deal, "slot": slot, "error": error_text(exc)})
     return templates.TemplateResponse(request, "table/review.html", {
         "room_id": room_id, "deal": deal, "slot": slot, "error": None,
-        "review": review_of(answer)})
+        "review": review_of(answer), "whose": answer.whose})
 
 
 @dataclass(frozen=True)
@@ -195,27 +241,65 @@ def summary(game: str, reviews: list[Review], steps: dict[int, int]
 
 
 @router.get("/r/{room_id}/reviews", response_class=HTMLResponse, include_in_schema=False)
-async def reviews_page(room_id: str, request: Request, service: Service) -> HTMLResponse:
+async def reviews_page(room_id: str, request: Request, service: Service,
+                       seat: int | None = None) -> HTMLResponse:
     """Every finished deal of the match for the seat cookie's seat: the reviews asked
     for so far, a button for each of the others, and the summary of the reviewed
     ones (the share of decisions close to the best, the three costliest with links
-    into the replay once the match is finished). Only that seat's browser sees it."""
+    into the replay once the match is finished). Only that seat's browser sees it;
+    once the match is over it may share it with the table, and the others there
+    (``seat``) read it."""
+    return await _reviews_page(room_id, request, service, seat)
+
+
+async def _reviews_page(room_id: str, request: Request, service: Service,
+                        seat: int | None, share_error: str | None = None,
+                        status_code: int = 200) -> HTMLResponse:
+    token = _cookie_token(request, seat)
+    if token is None:  # the history links here for anybody: a browser's own refusal
+        return templates.TemplateResponse(request, "reviews.html", {
+            "error": _("This browser has no seat at this match. Your reviews open in the "
+                       "browser you played it in, which keeps your seat."),
+            "room_id": room_id}, status_code=401)
     try:
-        who, answers = await service.reviews.overview(room_id,
-                                                      request.cookies.get(SEAT_COOKIE))
+        who, answers = await service.reviews.overview(room_id, token, seat)
     except RoomError as exc:
         return templates.TemplateResponse(request, "reviews.html", {
             "error": error_text(exc), "room_id": room_id}, status_code=exc.status)
     ready = [review_of(a) for a in answers if a.status == READY]
+    finished = who.status == "finished"
     steps: dict[int, int] = {}
-    if who.status == "finished":
+    if finished:
         match = await service.db.read(repo.get_match, match_id=room_id)
         log = await service.db.read(repo.action_log, match_id=room_id)
         if match is not None:
             steps = {s.seq: s.index for s in replay.build(
                 who.game, log, [seat.name for seat in match.seats])}
     within, count, costly = summary(who.game, ready, steps)
+    own = seat is None or seat == who.seat
+    shown = who.seat if own else seat
     return templates.TemplateResponse(request, "reviews.html", {
-        "error": None, "room_id": room_id, "game": who.game, "finished": who.status ==
-        "finished", "answers": answers, "ready": {r.deal: r for r in ready},
-        "within": within, "count": count, "costly": costly})
+        "error": None, "room_id": room_id, "game": who.game, "finished": finished,
+        "answers": answers, "ready": {r.deal: r for r in ready},
+        "within": within, "count": count, "costly": costly,
+        # another person's reviews they shared (read-only): their name
+        "whose": None if own else who.names.get(seat or 0, ""),
+        "shown_seat": shown, "own": own, "is_shared": shown in who.shares,
+        # the others' shared reviews this person may read
+        "others": [(s, who.names.get(s, "")) for s in sorted(who.shares) if s != shown],
+        "share_error": share_error}, status_code=status_code)
+
+
+@router.post("/r/{room_id}/reviews/share", include_in_schema=False)
+async def share_form(room_id: str, request: Request, service: Service,
+                     shared: str = Form("")) -> Response:
+    """The button on the seat cookie's reviews: share them with the table ("1") or
+    withdraw them ("0"); back to the page, which says so (or why not)."""
+    if not origin_allowed(request):
+        return HTMLResponse(_("Cross-site request refused."), status_code=403)
+    try:
+        await service.reviews.share(room_id, request.cookies.get(SEAT_COOKIE), shared == "1")
+    except RoomError as exc:
+        return await _reviews_page(room_id, request, service, None,
+                                   share_error=error_text(exc), status_code=exc.status)
+    return RedirectResponse(f"/r/{room_id}/reviews#share", status_code=303)
