@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -16,7 +17,7 @@ from starlette.types import Receive, Scope, Send
 from app import cycles, logs
 from app.bots.pool import BotPool
 from app.config import get_settings
-from app.db import Database
+from app.db import Database, one_server
 from app.db.retry import DatabaseUnavailable
 from app.i18n import _
 from app.loop_watch import LoopWatch
@@ -73,8 +74,15 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(database_url or settings.database_url,
-                      group_max=settings.write_group_max)
+        url = database_url or settings.database_url
+        try:  # a SQLite file is served by one process (app.db.one_server)
+            one_server.claim(url)
+        except one_server.AlreadyServed as exc:
+            # one line and out: raised here it would be a traceback from the server
+            logging.getLogger("stammtisch").critical("%s", exc)
+            logging.shutdown()
+            os._exit(one_server.EXIT_CODE)
+        db = Database(url, group_max=settings.write_group_max)
         # strong bots think in other processes (app.bots.pool), off the event loop
         pool = BotPool(size=settings.bot_pool_size or None, budget_ms=settings.bot_budget_ms)
         warming = asyncio.create_task(_warm(pool))
@@ -101,6 +109,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
                 await rooms.close()
                 await asyncio.to_thread(pool.close)
                 db.close()
+                one_server.release(url)
 
     # /docs is served from static/vendor by app.web.health (no CDN, no inline script)
     app = Stammtisch(title="Stammtisch", version="0.1.0", description=DESCRIPTION,
