@@ -58,6 +58,31 @@ def finished(http: httpx.Client) -> str:
     return str(made["room"])
 
 
+def shared_reviews(http: httpx.Client) -> None:
+    """Reviews shared at a match the host ended (issue 28): shared over the API and the
+    page's form, read by another seat (its page, the API), refused to a spectator and
+    for a review not shared, withdrawn."""
+    made = http.post("/api/rooms", json={"game": "mauscheln", "players": 3}).json()
+    room, host = made["room"], {"Authorization": f"Bearer {made['host_token']}"}
+    tokens = [http.post(f"/api/rooms/{room}/join", json={"name": name}).json()["token"]
+              for name in ("Vroni", "Sepp", "Resi")]
+    assert http.post(f"/api/rooms/{room}/start", headers=host).status_code == 200
+    assert http.post(f"/api/rooms/{room}/end", headers=host).status_code == 200
+    share = f"/api/rooms/{room}/review/share"
+    assert http.post(share, json={"shared": True},
+                     headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 200
+    for token, seat in ((tokens[1], 0), (tokens[1], 2), ("forged", 0)):
+        assert http.get(f"/api/rooms/{room}/review", params={"deal": 1, "seat": seat},
+                        headers={"Authorization": f"Bearer {token}"}).status_code < 500
+    base = str(http.base_url).rstrip("/")
+    for token, seat in ((tokens[2], "0"), (tokens[2], "1"), (tokens[2], "")):
+        cookie = {"Cookie": f"stammtisch_seat={token}", "Origin": base, **PAGE}
+        assert http.get(f"/r/{room}/reviews", params={"seat": seat} if seat else {},
+                        headers=cookie).status_code < 500
+        assert http.post(f"/r/{room}/reviews/share", data={"shared": "0"},
+                         headers=cookie).status_code < 500
+
+
 def pages(http: httpx.Client, room: str, match: str) -> None:
     for path in ("/", "/rules/schafkopf", "/history", "/history?game=mauscheln",
                  "/standings", "/standings?game=mauscheln", "/healthz", "/readyz",
@@ -155,6 +180,7 @@ def one_round(base: str) -> None:
     with httpx.Client(base_url=base, timeout=30) as http:
         room = play(base, http)
         pages(http, room, finished(http))
+        shared_reviews(http)
         bad_requests(base, http, room)
 
 
