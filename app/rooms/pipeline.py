@@ -23,7 +23,7 @@ from app.rooms.errors import BadRequest, Forbidden, Illegal, NotFound, Stale, Un
 from app.rooms.events import RoomEvents
 from app.rooms.pacing import Pacing, pause_left
 from app.rooms.recovery import MOVE_NOT_KEPT, DatabaseRecovery
-from app.rooms.room import Room
+from app.rooms.room import HINT_NOTE, Room
 from app.rooms.windows import ChallengeWindows
 
 log = logging.getLogger("stammtisch.rooms")
@@ -121,7 +121,9 @@ class ActionPipeline:
         verifies the action itself, so an illegal one changes nothing. ``note`` is a
         public room event logged before the engine's (a bot playing for a person).
         ``decided``: the person at ``seat`` chose it (their move, made now or queued
-        during a pause), so it is kept for their review (:mod:`app.rooms.decisions`)."""
+        during a pause), so it is kept for their review (:mod:`app.rooms.decisions`),
+        and it carries the public note ``hint`` when they were shown a hint since
+        their last move (:mod:`app.rooms.hints`)."""
         assert room.match is not None
         work = room.match.copy()
         try:
@@ -129,6 +131,8 @@ class ActionPipeline:
         except IllegalAction as exc:
             raise Illegal.of(exc) from None
         decision = decisions.note(room, seat, action) if decided else None
+        if decided and note is None and seat in room.hint_pending:
+            note = {"type": HINT_NOTE, "seat": seat}  # they were shown a hint for it
         await self.commit(room, work, seat, action, events, note=note, decision=decision)
         return events
 
@@ -176,6 +180,11 @@ class ActionPipeline:
             room.decisions = [d for d in pending if d.deal_no > ended]
         elif decision is not None:
             room.decisions.append(decision)
+        if note is not None and note.get("type") == HINT_NOTE:
+            room.hint_pending.discard(int(note["seat"]))
+        if deals:  # the hints of the ended deal went with its result
+            room.hints_used.clear()
+            room.hint_pending.clear()
         room.deal_scores.extend((d.deal_no, list(d.scores_after)) for d in deals)
         self.windows.after_step(room)
         self.pacing.after_step(room, events)
@@ -206,6 +215,8 @@ class ActionPipeline:
         balances after it: chips with the pot and the chips brought, or a settlement
         in cents (checked to add up to zero, balances may be negative)."""
         result = {k: v for k, v in event.items() if k != "type"}
+        if room.hints_used:  # who was shown a hint in the deal (a practice table)
+            result["hints"] = sorted(room.hints_used)
         deal_no, scores = int(event["deal_no"]), list(event["scores"])
         made = decisions.of_deal(room, pending or [], deal_no)
         ledger = GAMES[room.game].ledger

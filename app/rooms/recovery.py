@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator
 from app.db import Database, repo
 from app.games import restore
 from app.i18n import N_
+from app.rooms import hints
 from app.rooms.events import RoomEvents, Spawn
 from app.rooms.room import Room
 
@@ -111,6 +112,8 @@ class DatabaseRecovery:
                             # kept, so this deal's review misses it
                             room.decisions_from = match.deal_no + 1
                         room.match = match
+                        if saved.version != room.version:  # its hint note, its deal's end
+                            await hints.rebuild(self.db, room)
                         room.version = saved.version
                     room.touch()
                     room.show_error(None)

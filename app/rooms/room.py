@@ -20,6 +20,9 @@ from app.games import Match, new_match
 from app.rooms.clock import Clock, MonotonicClock
 from app.rooms.table_options import TABLE_DEFAULTS
 
+# the public room event a person's move carries when they were shown a hint for it
+HINT_NOTE = "hint"
+
 
 def new_room_id() -> str:
     return secrets.token_urlsafe(16)  # 128 bits
@@ -155,6 +158,11 @@ class Room:
         default_factory=dict, repr=False)
     decisions: list[Any] = field(default_factory=list, repr=False)
     decisions_from: int = 0
+    # hints (a practice table, app.rooms.hints): the seats shown a hint in the deal in
+    # play, and of those the seats whose own next move carries the public note
+    # ``{"type": HINT_NOTE, "seat": s}`` (the deal's result lists ``hints_used``)
+    hints_used: set[int] = field(default_factory=set)
+    hint_pending: set[int] = field(default_factory=set)
     # the seats whose person shared their reviews of the finished match with the table
     # (app.rooms.reviews; kept in the database, here for the table to show)
     shared_reviews: tuple[int, ...] = ()

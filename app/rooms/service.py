@@ -19,8 +19,8 @@ another part (a pause is over: the turn clock starts and the bots move on) the p
 reports as one of the room's events (:mod:`app.rooms.events`), and the service
 answers them all in one place (the section "what happens to a room" below).
 
-Seating and the host's commands (create, join or take over a seat, add or remove a
-bot, swap seats, start, release a seat, end) are here.
+Seating and the host's commands (create, a practice table, join or take over a
+seat, add or remove a bot, swap seats, start, release a seat, end) are here.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from app.rooms.errors import (
     RoomError,
     Unauthorized,
 )
+from app.rooms.hints import Hints
 from app.rooms.names import clean_name, same_name
 from app.rooms.pacing import Pacing, pause_left
 from app.rooms.pipeline import ActionPipeline
@@ -81,6 +82,7 @@ ONLY_HOST_RELEASE = N_("Only the host can release a seat.")
 ONLY_HOST_START = N_("Only the host can start the match.")
 ONLY_HOST_END = N_("Only the host can end the game.")
 SWEEP_MIN_S, SWEEP_MAX_S = 0.5, 60.0
+PRACTICE_LEVEL = "strong"  # the bots of a practice table (app.bots.LEVELS)
 
 
 def _swap_keys(book: dict[int, Any], a: int, b: int) -> None:
@@ -120,6 +122,8 @@ class RoomService:
         # house rules like easy ones
         self.bots = BotDriver(self.pipeline, max(0, delay) / 1000, pool)
         self.chat = TableChat(db)
+        # hints on a practice table think in the pool too, like a bot's move
+        self.hints = Hints(pool)
         # reviews of a person's deal think in the pool too, behind the bots' moves
         self.reviews = Reviews(db, pool, settings.review_budget_ms, self._spawn,
                                rooms=self.rooms, now=self.clock.now)
@@ -345,6 +349,20 @@ class RoomService:
             raise Illegal(_("A bot's level is “easy” or “strong”."))
         seat, _token = await self.join(room_id, None, is_bot=True, level=level)
         return seat
+
+    async def open_practice(self, *, game: str, players: int | None = None,
+                            options: dict[str, Any] | None = None,
+                            client: str | None = None) -> tuple[Room, str]:
+        """A practice table (issue 28): a room with hints on (the table option
+        ``hints``) and a strong bot in every seat but one, which the opener takes, so
+        that a newcomer can start at once. Opened and seated as the host would."""
+        room, host_token = await self.create(game=game, players=players,
+                                             options={**(options or {}), "hints": True},
+                                             client=client)
+        for _seat in range(room.players - 1):
+            await self.add_bot(room.id, host_token, PRACTICE_LEVEL)
+        log.info("practice table opened game=%s", game)
+        return room, host_token
 
     async def remove_bot(self, room_id: str, host_token: str | None, seat: Any) -> None:
         """The host frees a bot's seat before the start."""

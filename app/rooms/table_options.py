@@ -1,6 +1,7 @@
 """Options of the table itself, the same for every game: how long a turn may take,
 when an absent player is played for, how long a finished trick and a deal's result
-stay on the board, whether spectators may chat.
+stay on the board, whether spectators may chat, whether a seated person may ask the
+strong bot for a hint (a practice table).
 
 A room's options arrive as one dict (lobby form or API); :func:`split_options`
 separates these from the game's own options, which the engine checks.
@@ -28,6 +29,11 @@ TABLE_OPTIONS: tuple[Option, ...] = (
     # off unless the host opens it: a table's link may reach people nobody invited
     Option("spectator_chat", N_("Spectators may chat"), "bool", False,
            help=N_("Whether people watching the table may write in its chat.")),
+    # a practice table (the lobby's "Practice table" switches it on): a seated person
+    # may ask the strong bot what it would do in their seat now (app.rooms.hints)
+    Option("hints", N_("Hints"), "bool", False,
+           help=N_("Hint button: the strong bot's choice for your seat, with its "
+                   "estimates.")),
 )
 TABLE_OPTION_NAMES = frozenset(o.name for o in TABLE_OPTIONS)
 TABLE_DEFAULTS: dict[str, Any] = {o.name: o.default for o in TABLE_OPTIONS}

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.db import Database, repo
 from app.games import restore
+from app.rooms import hints
 from app.rooms.clock import Clock
 from app.rooms.room import Room, Seat
 from app.rooms.table_options import table_options
@@ -39,7 +40,9 @@ async def load_open_rooms(db: Database, clock: Clock,
     saved = await db.run(repo.open_matches)
     for m in saved:
         try:
-            admit(restored_room(m, clock), m.room_state)
+            room = restored_room(m, clock)
+            await hints.rebuild(db, room)  # who was shown a hint in the deal in play
+            admit(room, m.room_state)
         except Exception:  # one unreadable room must not keep the others closed
             log.exception("room %s could not be restored", m.id)
     if saved:

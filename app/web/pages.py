@@ -55,8 +55,10 @@ async def create_room_form(request: Request, service: Service) -> Response:
         game, players, options = lobby_form.parse(form)
         client = client_key(request)
         request.app.state.limits.room_created(client)
-        room, host_token = await service.create(game=game, players=players, options=options,
-                                                client=client)
+        # "Practice table": hints on and strong bots in every seat but the opener's
+        open_room = service.open_practice if form.get("practice") else service.create
+        room, host_token = await open_room(game=game, players=players, options=options,
+                                           client=client)
     except RoomError as exc:  # the form comes back as it was, saying what to change
         return templates.TemplateResponse(request, "lobby.html",
                                           lobby_form.refused(form, exc).context(),
@@ -210,6 +212,7 @@ async def replay_match(match_id: str, request: Request, service: Service,
         "m": match, "P": presentation(match.game), "steps": steps, "step": step,
         "current": current, "deals": replay.deals(steps),
         "shown": replay.deal_steps(steps, current.deal_no) if current else [],
+        "hints": replay.hints_used(match.deals, [s.name for s in match.seats]),
     })
 
 
@@ -222,7 +225,8 @@ async def replay_deal(match_id: str, deal_no: int, request: Request,
     if found is None or not shown:
         return HTMLResponse(_("This match has no recorded steps."), status_code=404)
     return templates.TemplateResponse(request, "replay_steps.html", {
-        "m": found[0], "P": presentation(found[0].game), "shown": shown, "step": -1})
+        "m": found[0], "P": presentation(found[0].game), "shown": shown, "step": -1,
+        "hints": replay.hints_used(found[0].deals, [s.name for s in found[0].seats])})
 
 
 @router.get("/standings", response_class=HTMLResponse)

@@ -353,6 +353,8 @@ def shared_sentence(p: Presentation, event: Event, names: list[str]) -> str | No
         why = STAND_IN_REASONS.get(str(event.get("reason")), STAND_IN_REASONS["away"])
         return _("A bot plays for {who} ({why}).").format(who=seat_name(event, names),
                                                           why=_(why))
+    if kind == "hint":  # a person's move at a practice table after a hint (app.rooms.hints)
+        return _("{who} was shown a hint for this move.").format(who=seat_name(event, names))
     if kind == "match_end":
         winners = list(event["winners"])
         return ngettext("{who} wins the match.", "{who} win the match.", len(winners)).format(

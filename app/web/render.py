@@ -495,6 +495,9 @@ def table_context(room: Room, seat: int | None, is_host: bool,
         "at_turn": seat is not None and view.get("turn") == seat,
         "turn_key": shared["version"] if my_turn else "",
         "watching": seat is None,
+        # a practice table's Hint button: a seated person who may act now
+        "hint_offer": bool(shared["room"].table.get("hints")) and bool(legal)
+        and shared["status"] == "playing" and not shared["holding"],
         "stood_in": own.stood_in, "queued": own.queued,
         "my_turn": my_turn, "title": (TURN_MARK + title) if my_turn else title,
         # the host's tools before the match (seat, remove a bot, swap, start): what

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.db.repo import LoggedAction
+from app.db.repo import DealInfo, LoggedAction
 from app.i18n import _
 from app.rooms.quotas import NOBODY_PLAYS_ON_ACTION
 from app.web.presentation import presentation
@@ -55,6 +55,18 @@ def deals(steps: list[Step]) -> list[DealSpan]:
         else:
             spans.append(DealSpan(step.deal_no, step.index, 1))
     return spans
+
+
+def hints_used(deals: list[DealInfo], names: list[str]) -> dict[int, str]:
+    """The deals where somebody was shown a hint (a practice table): deal number ->
+    their names, from each deal's stored result (``"hints"``)."""
+    out: dict[int, str] = {}
+    for deal in deals:
+        seats = [s for s in deal.result.get("hints") or [] if isinstance(s, int)
+                 and 0 <= s < len(names)]
+        if seats:
+            out[deal.deal_no] = ", ".join(names[s] for s in seats)
+    return out
 
 
 def deal_steps(steps: list[Step], deal_no: int) -> list[Step]:

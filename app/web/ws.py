@@ -7,8 +7,14 @@ seat's ``{"cmd": "next_deal" | "back"}``, ``{"chat": "text"}`` or ``{"react": "ð
 or a host command ``{"cmd": "start" | "add_bot" | "end_game" | "rematch" |
 "spectator_chat"}`` (``add_bot`` takes a ``"level"``: ``"easy"`` or ``"strong"``),
 ``{"cmd": "kick" | "remove_bot", "seat": n}``,
-``{"cmd": "swap", "a": n, "b": m}``; and a seat's ``{"why": "play:EO"}``: why that
-card of its hand cannot be played now (the engine's reason, to that socket alone).
+``{"cmd": "swap", "a": n, "b": m}``; a seat's ``{"why": "play:EO"}``: why that
+card of its hand cannot be played now (the engine's reason, to that socket alone);
+and at a practice table (table option ``hints``) a seat's ``{"hint": N}``: the strong
+bot's choice for its seat at version N with its estimates, to that socket alone (a
+panel while it thinks, then the answer; refused in one line when hints are off, for
+a spectator, when the seat has nothing to decide, for another version, while a hint
+for the seat is being worked out, or on a server without a bot pool; not shown when
+the table moved on meanwhile).
 Outgoing frames are HTML fragments with ``hx-swap-oob``.
 
 A socket belongs to its seat token, not to a seat number: when the host swaps
@@ -50,11 +56,13 @@ from app.games import IllegalAction
 from app.i18n import _
 from app.rooms.chat import ChatEvent
 from app.rooms.errors import RoomError
+from app.rooms.hints import HINT_BUSY
 from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.web.chat_view import chat_context, render_chat_line, render_chat_state
 from app.web.deps import HOST_COOKIE, SEAT_COOKIE, bearer_token, origin_allowed
 from app.web.fragments import Drawn, changes, render_frame, render_notice, shared
+from app.web.hints import render_cleared, render_hint, render_thinking
 from app.web.language import choose as choose_language
 from app.web.limits import TooMany, client_key, json_too_deep
 from app.web.messages import error_text
@@ -110,6 +118,7 @@ class Connection:
         # the seat changed hands since the last push ("moved", "released"): said in a
         # flash, and the chat is drawn again for the new seat
         self.seat_news: str | None = None
+        self.hinting: asyncio.Task[None] | None = None  # a hint being worked out
 
     def notify(self, _room: Room) -> None:
         self.check_seat()
@@ -409,6 +418,8 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
         conn.check_seat()
         service.disconnected(room, conn.seat, host=host_page)
         sender.cancel()
+        if conn.hinting is not None:
+            conn.hinting.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
 
@@ -465,6 +476,9 @@ async def _handle(conn: Connection, data: dict[str, Any]) -> None:
     if cmd is None and "why" in data:
         _why(conn, data.get("why"))
         return
+    if cmd is None and "hint" in data:
+        _hint(conn, data.get("hint"))
+        return
     if "action" not in data:
         raise RoomError("That message was not understood.")
     if conn.seat is None:
@@ -499,3 +513,27 @@ def _why(conn: Connection, action: Any) -> None:
     except IllegalAction as exc:
         reason = error_text(exc, conn.room.game)
         conn.answer(render_flash(reason[:1].upper() + reason[1:], "why"))
+
+
+def _hint(conn: Connection, version: Any) -> None:
+    """A practice table's hint for the socket's seat at ``version``: refused at once
+    when it cannot be had (a flash), else the panel says the bot thinks and the
+    answer follows to this socket alone, worked out in the bot pool while the socket
+    goes on reading (a move sent meanwhile is made at once)."""
+    conn.service.hints.check(conn.room, conn.seat, version)
+    if conn.hinting is not None and not conn.hinting.done():
+        raise RoomError(HINT_BUSY)
+    conn.answer(render_thinking(version))
+    conn.hinting = asyncio.create_task(_hint_answer(conn, version))
+
+
+async def _hint_answer(conn: Connection, version: int) -> None:
+    try:
+        found = await conn.service.hints.ask(conn.room, conn.seat, version, conn.token_hash)
+        html = render_hint(found)
+    except RoomError as exc:
+        html = render_cleared() + render_flash(error_text(exc, conn.room.game))
+    except Exception:  # never let a hint end the connection
+        log.exception("a hint failed")
+        html = render_cleared() + render_flash(_("That did not work; nothing was changed."))
+    conn.answer(html)

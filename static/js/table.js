@@ -32,6 +32,11 @@ function tableRefused(message) {
   document.addEventListener("htmx:wsConfigSend", function (e) {
     var p = e.detail && e.detail.parameters;
     var v = document.getElementById("version");
+    // a practice table's Hint button asks about the version the page shows
+    if (p && p.hint !== undefined && p.action === undefined) {
+      if (v) { p.hint = parseInt(v.dataset.version, 10); }
+      return;
+    }
     if (!p || p.action === undefined) { return; }
     if (p.version === undefined && v) { p.version = parseInt(v.dataset.version, 10); }
     var now = Date.now();
@@ -340,4 +345,31 @@ document.addEventListener("click", function (e) {
   }
   document.addEventListener("DOMContentLoaded", function () { present = texts(); });
   document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(announce, 0); });
+})();
+
+// A practice table's hint (templates/table/hint.html): the panel belongs to the
+// version of the table it was worked out for and is emptied once the page shows
+// another one; its Close button empties it too.
+(function () {
+  function clear(panel) {
+    panel.replaceChildren();
+    panel.classList.remove("open");
+    delete panel.dataset.version;
+  }
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var panel = document.getElementById("hint");
+    var v = document.getElementById("version");
+    if (panel && panel.dataset.version && v && panel.dataset.version !== v.dataset.version) {
+      clear(panel);
+    }
+  });
+  document.addEventListener("click", function (e) {
+    var el = e.target && e.target.closest ? e.target.closest("[data-hint-close]") : null;
+    var panel = document.getElementById("hint");
+    if (el && panel) {
+      clear(panel);
+      var ask = document.querySelector("[data-hint]");
+      if (ask) { ask.focus(); }
+    }
+  });
 })();
