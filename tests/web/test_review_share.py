@@ -144,6 +144,7 @@ def test_a_person_shares_their_reviews_with_the_table_and_withdraws_them(
         mine = bert.get(f"/r/{room}/reviews").text
         assert f'/r/{room}/reviews?seat=0"' in mine and f'/r/{room}/reviews?seat=2"' in mine
         assert "?seat=3" not in mine, "Dora did not share"
+        assert "review-choice" not in mine, "no other person's review on his own page"
         area = _rematch_area(bert.get(f"/r/{room}").text)
         assert re.search(rf'href="/r/{room}/reviews\?seat=0">Anna</a>', area)
         assert re.search(rf'href="/r/{room}/reviews\?seat=2">Cilli</a>', area)
@@ -160,13 +161,14 @@ def test_a_person_shares_their_reviews_with_the_table_and_withdraws_them(
     with open_socket(review_server.ws_base, room, tokens[1]) as ws:
         first = ws.recv(timeout=5)
         assert f"/r/{room}/reviews?seat=0" in first and "?seat=3" not in first
+        assert "review-choice" not in first and "Dora" not in _rematch_area(first)
         with _browser(review_server, room, tokens[0]) as anna:
             gone = anna.post(f"/r/{room}/reviews/share", data={"shared": "0"})
             assert gone.status_code == 303
             assert "Share my reviews with the table" in anna.get(f"/r/{room}/reviews").text
         after = recv_until(ws, lambda f: f"/r/{room}/reviews?seat=0" not in f)
         assert f"/r/{room}/reviews?seat=2" in after and "?seat=3" not in after
-        assert "Dora" not in _rematch_area(after)
+        assert "Dora" not in _rematch_area(after) and "review-choice" not in after
     withdrawn = _ask(http, room, tokens[1], 1, seat=0)
     assert withdrawn.status_code == 403 and "Anna has not shared" in withdrawn.text
 
