@@ -215,9 +215,11 @@ async def review_panel(room_id: str, deal: int, request: Request, service: Servi
     except RoomError as exc:
         return templates.TemplateResponse(request, "table/review.html", {
             "room_id": room_id, "deal": deal, "slot": slot, "error": error_text(exc)})
+    review = review_of(answer)
+    within, _count, _costly = summary(answer.game, [review], {})
     return templates.TemplateResponse(request, "table/review.html", {
         "room_id": room_id, "deal": deal, "slot": slot, "error": None,
-        "review": review_of(answer), "whose": answer.whose})
+        "review": review, "whose": answer.whose, "within": within})
 
 
 @dataclass(frozen=True)

@@ -134,6 +134,11 @@ def test_a_seat_s_review_of_a_finished_deal(review_server: Server) -> None:
         assert page.status_code == 200
         count = len(reviews[seat]["decisions"])
         assert f"of {count}) were close to the best" in page.text
+        # the deal's panel counts as the summary does (within the game's threshold)
+        within = re.search(r"\((\d+) of (\d+)\) were close to the best", page.text)
+        assert within is not None
+        deal_panel = browser.get(f"/r/{room}/review", params={"deal": 1}).text
+        assert f"{within.group(1)} of your {count} decisions were close to the best" in deal_panel
         links = re.findall(rf"/history/{room}/replay\?step=(\d+)", page.text)
         assert 1 <= len(links) <= 3
         assert browser.get(f"/history/{room}/replay", params={"step": links[0]}).status_code == 200
