@@ -15,6 +15,7 @@ from app.bots.pool import BotPool
 from app.db import Database, repo
 from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, Stale, Unavailable
 from app.rooms.hints import used_in_deal
+from app.rooms.rematch import rematch_options
 from app.rooms.room import HINT_NOTE, Room
 from app.rooms.service import RoomService
 from app.rooms.table_options import TABLE_DEFAULTS, split_options
@@ -194,6 +195,9 @@ def test_a_practice_table_has_hints_and_strong_bots_in_every_other_seat(
         assert room.status == "playing"
         saved = await service.db.read(repo.open_match, match_id=room.id)
         assert saved is not None and (saved.table_options or {})["hints"] is True
+        # a rematch keeps it, unless the host switches it off
+        assert rematch_options(room, None)[1]["hints"] is True
+        assert rematch_options(room, {"hints": False})[1]["hints"] is False
         await service.close()
         service.db.close()
 

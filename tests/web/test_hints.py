@@ -28,7 +28,8 @@ from tests.web.test_why_card import drain, silent, socket
 HINT_PANEL = re.compile(r'<div id="hint" class="hint open" hx-swap-oob="true"[^>]*'
                         r'data-version="(\d+)">(.*?)</div>\s*$', re.S)
 CHOICE = re.compile(r'<p class="hint-choice">([^<]*)</p>')
-OPTION = re.compile(r'<li( class="chosen")?><span class="hint-label">([^<]*)</span> '
+OPTION = re.compile(r'<li( class="chosen")?><span class="hint-rank" aria-hidden="true">\d\.</span> '
+                    r'<span class="hint-label">([^<]*)</span> '
                     r'<span class="hint-estimate">([^<]*)</span>')
 NAMES = ("Anna", "Bert", "Cilli", "Done")
 
@@ -123,7 +124,7 @@ def test_a_hint_answers_the_asking_socket_alone_and_marks_the_deal(
     ask(german, before["version"])
     raw = answer(german)
     _, choice_de, options_de = _panel(raw, "de")
-    assert choice_de.startswith("Tipp: ") and "in Einheiten" in raw
+    assert choice_de.startswith("Tipp: ") and "(Einheiten)" in raw
     assert len(options_de) == len(options)
     silent(theirs, spectator, mine)
     assert table.view() == before, "a hint changes nothing"
