@@ -27,7 +27,8 @@ def panel_context(hint: Hint) -> dict[str, Any]:
     shown = top(hint.options, hint.action, SHOWN)
     best = hint.options[0]["action"] if hint.options else hint.action
     return {
-        "version": hint.version, "choice": option_label(hint.game, hint.action),
+        "version": hint.version, "action": hint.action,
+        "choice": option_label(hint.game, hint.action),
         "searched": hint.searched, "house": hint.why == HOUSE_RULES,
         "samples": hint.samples, "measure": p.measure() if p is not None else "",
         "kept_own": hint.searched and best != hint.action,

@@ -349,18 +349,31 @@ document.addEventListener("click", function (e) {
 
 // A practice table's hint (templates/table/hint.html): the panel belongs to the
 // version of the table it was worked out for and is emptied once the page shows
-// another one; its Close button empties it too.
+// another one; its Close button empties it too. While it is shown, the card or
+// button of the bot's choice is marked (.hinted).
 (function () {
+  function mark(panel) {
+    document.querySelectorAll(".hinted").forEach(function (el) { el.classList.remove("hinted"); });
+    var action = panel && panel.classList.contains("open") ? panel.dataset.hinted : "";
+    if (!action) { return; }
+    document.querySelectorAll('[data-action="' + CSS.escape(action) + '"]').forEach(function (el) {
+      el.classList.add("hinted");
+    });
+  }
   function clear(panel) {
     panel.replaceChildren();
     panel.classList.remove("open");
     delete panel.dataset.version;
+    delete panel.dataset.hinted;
+    mark(null);
   }
   document.addEventListener("htmx:wsAfterMessage", function () {
     var panel = document.getElementById("hint");
     var v = document.getElementById("version");
     if (panel && panel.dataset.version && v && panel.dataset.version !== v.dataset.version) {
       clear(panel);
+    } else {
+      mark(panel);
     }
   });
   document.addEventListener("click", function (e) {

@@ -55,6 +55,9 @@ def test_tipp_on_a_german_phone_shows_the_bot_s_choice(
     assert page.locator("#hint .hint-options li.chosen").count() == 1
     assert "Wahl des Bots" in page.inner_text("#hint .hint-options li.chosen")
     assert "(Einheiten)" in page.inner_text("#hint .hint-note")
+    # the card of the bot's choice is marked in the hand
+    marked = page.get_attribute("#hint", "data-hinted")
+    assert page.locator(f'#hand button.hinted[data-action="{marked}"]').count() == 1
     page.screenshot(path=str(shots / "hint-phone-de.png"), full_page=False)
     # the panel lies within the screen's width and the page did not move on
     box = page.locator("#hint").bounding_box()
@@ -63,5 +66,6 @@ def test_tipp_on_a_german_phone_shows_the_bot_s_choice(
     # its Close button empties it, and the hand is still ours to play
     page.locator("[data-hint-close]").tap()
     wait_until(page, "!document.querySelector('#hint.open')", timeout=5_000)
+    assert page.locator(".hinted").count() == 0
     assert page.locator("#hand button.card.playable").count() >= 1
     context.close()

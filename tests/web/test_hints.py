@@ -26,7 +26,7 @@ from tests.web.frames import TableSocket
 from tests.web.test_why_card import drain, silent, socket
 
 HINT_PANEL = re.compile(r'<div id="hint" class="hint open" hx-swap-oob="true"[^>]*'
-                        r'data-version="(\d+)">(.*?)</div>\s*$', re.S)
+                        r'data-version="(\d+)" data-hinted="([^"]*)">(.*?)</div>\s*$', re.S)
 CHOICE = re.compile(r'<p class="hint-choice">([^<]*)</p>')
 OPTION = re.compile(r'<li( class="chosen")?><span class="hint-rank" aria-hidden="true">\d\.</span> '
                     r'<span class="hint-label">([^<]*)</span> '
@@ -73,14 +73,16 @@ def _number(text: str, language: str) -> float:
                  else text.replace(",", ""))
 
 
-def _panel(raw: str, language: str) -> tuple[int, str, list[tuple[bool, str, float]]]:
+def _panel(raw: str, language: str) -> tuple[int, str, list[tuple[bool, str, float]], str]:
+    """The panel's version, its line naming the choice, the options shown (chosen,
+    label, estimate) and the action it marks."""
     found = HINT_PANEL.search(raw)
     assert found, raw
-    choice = CHOICE.search(found[2])
+    choice = CHOICE.search(found[3])
     assert choice, raw
     options = [(bool(c), label, _number(est, language))
-               for c, label, est in OPTION.findall(found[2])]
-    return int(found[1]), choice[1], options
+               for c, label, est in OPTION.findall(found[3])]
+    return int(found[1]), choice[1], options, found[2]
 
 
 def _on_turn(table: Table, seats: list[tuple[int, str]]) -> tuple[int, str]:
@@ -110,8 +112,9 @@ def test_a_hint_answers_the_asking_socket_alone_and_marks_the_deal(
     before = table.view()
 
     ask(mine, before["version"])
-    version, choice, options = _panel(answer(mine), "en")
+    version, choice, options, marked = _panel(answer(mine), "en")
     assert version == before["version"]
+    assert marked in table.view(token)["legal"], "the card it marks is one the seat may play"
     hand = table.view(token)["view"]["hand"]
     with i18n.language("en"):
         titles = {presentation("schafkopf").card_title(c) for c in hand}
@@ -123,7 +126,8 @@ def test_a_hint_answers_the_asking_socket_alone_and_marks_the_deal(
 
     ask(german, before["version"])
     raw = answer(german)
-    _, choice_de, options_de = _panel(raw, "de")
+    _, choice_de, options_de, marked_de = _panel(raw, "de")
+    assert marked_de == marked
     assert choice_de.startswith("Tipp: ") and "(Einheiten)" in raw
     assert len(options_de) == len(options)
     silent(theirs, spectator, mine)
@@ -225,7 +229,7 @@ def test_the_lobby_s_practice_table_seats_strong_bots_and_offers_hints(
     else:
         raise AssertionError("no Hint button at Anna's turn")
     ask(ws, table.view(token)["version"])
-    _, choice, _options = _panel(answer(ws), "en")
+    _, choice, _options, _marked = _panel(answer(ws), "en")
     assert choice.startswith("Hint: ")
     ws.close()
     http.close()
