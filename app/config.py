@@ -35,6 +35,15 @@ class Settings(BaseSettings):
     # The most moves (of any rooms) one database commit may carry: the moves that
     # arrive while the database is busy are written together; 1 writes each alone.
     write_group_max: int = 64
+    # Several server processes on one PostgreSQL database (docs/scaling.md): a process
+    # serves a room only while it holds the room's lease in the database, taken when
+    # the room is first asked for and renewed every LEASE_SECONDS / 3; the writes of a
+    # process that lost a room are refused. Off: one process serves every room
+    # (refused at start with SQLite, which takes one process).
+    room_leases: bool = False
+    # How long a room's lease lasts without renewal: a process that died gives its
+    # rooms up to another after at most this long.
+    lease_seconds: float = 8.0
     # Pause between two bot moves, in milliseconds (so people can follow them).
     bot_delay_ms: int = 700
     # Time a strong bot may think about one move, in milliseconds (app.bots.pool).

@@ -8,7 +8,7 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -21,6 +21,7 @@ from app.db import Database, one_server
 from app.db.retry import DatabaseUnavailable
 from app.i18n import _
 from app.loop_watch import LoopWatch
+from app.rooms import leases
 from app.rooms.errors import RoomError
 from app.rooms.service import RoomService
 from app.web import (
@@ -38,6 +39,7 @@ from app.web import (
     ws,
 )
 from app.web.compress import Compress
+from app.web.deps import room_served_here
 from app.web.limits import BodyLimit, ClientLimits, InFlight
 from app.web.messages import error_text
 from app.web.render import templates
@@ -82,6 +84,10 @@ def create_app(database_url: str | None = None) -> FastAPI:
             logging.getLogger("stammtisch").critical("%s", exc)
             logging.shutdown()
             os._exit(one_server.EXIT_CODE)
+        if settings.room_leases and (why := leases.refusal(url)) is not None:
+            logging.getLogger("stammtisch").critical("%s", why)
+            logging.shutdown()
+            os._exit(one_server.EXIT_CODE)
         db = Database(url, group_max=settings.write_group_max)
         # strong bots think in other processes (app.bots.pool), off the event loop
         pool = BotPool(size=settings.bot_pool_size or None, budget_ms=settings.bot_budget_ms)
@@ -98,9 +104,13 @@ def create_app(database_url: str | None = None) -> FastAPI:
             collector = asyncio.create_task(cycles.run(idle=lambda: (
                 app.state.requests.total == 0 and app.state.limits.sockets_open() == 0)))
             watching = asyncio.create_task(app.state.loop_watch.run())
+            # with room leases: renew them (app.rooms.leases)
+            renewing = asyncio.create_task(rooms.leases.run()) if rooms.leases else None
             try:
                 yield
             finally:
+                if renewing is not None:
+                    renewing.cancel()
                 watching.cancel()
                 collector.cancel()
                 sweeper.cancel()
@@ -114,7 +124,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
     # /docs is served from static/vendor by app.web.health (no CDN, no inline script)
     app = Stammtisch(title="Stammtisch", version="0.1.0", description=DESCRIPTION,
                   lifespan=lifespan, docs_url=None, redoc_url=None,
-                  swagger_ui_oauth2_redirect_url=None)
+                  swagger_ui_oauth2_redirect_url=None,
+                  dependencies=[Depends(room_served_here)])
     app.state.limits = ClientLimits(
         rooms=settings.rate_rooms, joins=settings.rate_joins,
         sockets_per_client=settings.max_sockets_per_client,

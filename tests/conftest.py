@@ -78,6 +78,18 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         pass
 
 
+@pytest.fixture
+def pg_url(tmp_path: Path) -> Iterator[str]:
+    """An empty, migrated PostgreSQL schema, for what only PostgreSQL does (several
+    server processes on one database: ROOM_LEASES); skipped without one."""
+    gen = make_db_url("postgresql", tmp_path)
+    url = next(gen)
+    migrate(url)
+    yield url
+    for _ in gen:
+        pass
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -49,6 +49,10 @@ class MatchRow(Base):
     # a rematch links the two matches
     prev_match_id: Mapped[str | None] = mapped_column(String(32))
     next_match_id: Mapped[str | None] = mapped_column(String(32))
+    # with ROOM_LEASES (app.rooms.leases): the server process that serves the room
+    # (its id, made at its start) and until when, by the database's clock
+    owner: Mapped[str | None] = mapped_column(String(36))
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="match", order_by="SeatRow.seat", cascade="all, delete-orphan"

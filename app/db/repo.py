@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import groupby
 from typing import Any
 
 from sqlalchemy import (
+    ARRAY,
+    Interval,
     Select,
+    String,
     and_,
+    any_,
     bindparam,
     case,
     delete,
@@ -310,11 +314,17 @@ class DealRecord:
     decisions: tuple[SeatDecisions, ...] = ()
 
 
+class StepFenced(Exception):
+    """A step's match UPDATE found no row to change: the step was refused (see
+    :func:`record_step`'s ``owner``), and nothing of its transaction is kept."""
+
+
 def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, action: str,
                 events: list[dict[str, Any]], snapshot: dict[str, Any] | str,
                 deals: list[DealRecord], started: bool = False,
                 start_chips: list[int] | None = None,
-                finished: tuple[list[int], list[int]] | None = None) -> None:
+                finished: tuple[list[int], list[int]] | None = None,
+                owner: str | None = None) -> None:
     """Everything one accepted action changes, in one transaction: the action and
     its public events in the log, finished deals (and their ledger rows, checked),
     the start or the end of the match, and the snapshot to resume from.
@@ -324,11 +334,17 @@ def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, 
     parameters: no ORM unit of work, no statement built or cache key computed per
     call, and the stored snapshot is never loaded back. Several rooms' steps may
     share one transaction (``Database.write``), and then their statements are run
-    together (:func:`record_steps`)."""
+    together (:func:`record_steps`).
+
+    ``owner`` (with ROOM_LEASES: this process's id, ``app.rooms.leases``): the match's
+    UPDATE is fenced, it changes the row only while ``owner`` holds the room's lease
+    and the stored version is the step's ``seq - 1``; otherwise it raises
+    :class:`StepFenced` and the caller's transaction (the log row with it) is rolled
+    back. Another process took the room over; this one must not write it again."""
     _write_steps(session, [_step_rows(
         session, match_id=match_id, seq=seq, seat=seat, action=action, events=events,
         snapshot=snapshot, deals=deals, started=started, start_chips=start_chips,
-        finished=finished)])
+        finished=finished, owner=owner)])
 
 
 def record_steps(session: Session, steps: list[dict[str, Any]]) -> list[None]:
@@ -346,6 +362,7 @@ def _step_rows(session: Session, *, match_id: str, seq: int, seat: int | None, a
                deals: list[DealRecord], started: bool = False,
                start_chips: list[int] | None = None,
                finished: tuple[list[int], list[int]] | None = None,
+               owner: str | None = None,
                ) -> tuple[dict[str, Any], dict[str, Any]]:
     """One step's start chips and deals written (the ORM, rare), and the parameters of
     its two hot statements: the log row, the match's new values."""
@@ -360,6 +377,8 @@ def _step_rows(session: Session, *, match_id: str, seq: int, seat: int | None, a
                     decisions=deal.decisions)
     values: dict[str, Any] = {"step_match_id": match_id, "snapshot": snapshot,
                               "version": seq, "last_active": stamp}
+    if owner is not None:  # fenced (record_step)
+        values.update(step_owner=owner, step_prev_version=seq - 1)
     if started:
         values.update(status="playing", started_at=stamp)
     if finished is not None:
@@ -374,14 +393,32 @@ def _write_steps(session: Session, steps: list[tuple[dict[str, Any], dict[str, A
     """The hot statements of ``steps``: every log row, then the matches' UPDATEs in
     order, one executemany per run of steps that set the same columns (a start or an
     end of a match sets more). None needs an answer: on PostgreSQL they all go out
-    in one pipeline, one round trip."""
+    in one pipeline, one round trip.
+
+    Fenced UPDATEs (``owner``, :func:`record_step`) need one: how many rows they
+    changed. psycopg reports no row counts inside a pipeline, so they run first, each
+    run as one executemany (psycopg sends its statements together: one more round
+    trip), whose row count is the sum of its statements' (the dialect's
+    ``supports_sane_multi_rowcount``, on SQLite too). A run that changed fewer rows
+    than it has steps raises :class:`StepFenced` before any log row is sent (a step
+    of a room taken over would otherwise meet the new owner's row of the same
+    ``seq``); in a group the steps are then written again one by one
+    (``app.db.session``), so the step refused is the one whose own UPDATE found no
+    row."""
     conn = session.connection()
+    runs = [list(same) for _, same in groupby((values for _, values in steps), key=tuple)]
+    for run in runs:
+        if "step_owner" in run[0]:
+            changed = conn.execute(_UPDATE_FENCED, run if len(run) > 1 else run[0]).rowcount
+            if changed != len(run):
+                raise StepFenced(f"{len(run) - changed} of {len(run)} steps refused: "
+                                 "the room is not this process's (its lease or version)")
     with pipeline(session):
         rows = [row for row, _ in steps]
         conn.execute(_INSERT_ACTION, rows if len(rows) > 1 else rows[0])
-        for _, same in groupby((values for _, values in steps), key=tuple):
-            run = list(same)
-            conn.execute(_UPDATE_MATCH, run if len(run) > 1 else run[0])
+        for run in runs:
+            if "step_owner" not in run[0]:
+                conn.execute(_UPDATE_MATCH, run if len(run) > 1 else run[0])
 
 
 # the hot statements of record_step, built once; an UPDATE without .values() sets the
@@ -392,6 +429,8 @@ _ACTIONS = ActionRow.metadata.tables[ActionRow.__tablename__]
 _MATCHES = MatchRow.metadata.tables[MatchRow.__tablename__]
 _INSERT_ACTION = insert(_ACTIONS).inline()
 _UPDATE_MATCH = update(_MATCHES).where(_MATCHES.c.id == bindparam("step_match_id"))
+_UPDATE_FENCED = _UPDATE_MATCH.where(_MATCHES.c.owner == bindparam("step_owner"),
+                                     _MATCHES.c.version == bindparam("step_prev_version"))
 _SEATS = SeatRow.metadata.tables[SeatRow.__tablename__]
 _UPDATE_SEAT_RESULT = update(_SEATS).where(_SEATS.c.match_id == bindparam("result_match_id"),
                                            _SEATS.c.seat == bindparam("result_seat"))
@@ -428,11 +467,16 @@ class OpenMatch:
     prev_match_id: str | None = None
 
 
-def open_matches(session: Session) -> list[OpenMatch]:
-    rows = session.scalars(
-        select(MatchRow).where(MatchRow.status.in_(("waiting", "playing")))
-        .options(selectinload(MatchRow.seats), selectinload(MatchRow.deals))
-    )
+OPEN = ("waiting", "playing")  # the statuses of a room that is brought back
+
+
+def open_matches(session: Session, *, match_id: str | None = None) -> list[OpenMatch]:
+    """Every room to bring back (``match_id``: that one only, if it is open)."""
+    query = (select(MatchRow).where(MatchRow.status.in_(OPEN))
+             .options(selectinload(MatchRow.seats), selectinload(MatchRow.deals)))
+    if match_id is not None:
+        query = query.where(MatchRow.id == match_id)
+    rows = session.scalars(query)
     return [
         OpenMatch(id=r.id, game=r.game, players=r.players, options=dict(r.options),
                   seed=r.seed, status=r.status, host_token_hash=r.host_token_hash,
@@ -562,9 +606,11 @@ def delete_unstarted(session: Session, *, match_id: str) -> bool:
 
 
 def delete_stale_unstarted(session: Session, *, idle_before: datetime) -> int:
-    """Remove every never-started room that nobody used since ``idle_before``."""
+    """Remove every never-started room that nobody used since ``idle_before`` and
+    that no server process serves now (a live lease: ``app.rooms.leases``)."""
     result = session.execute(delete(MatchRow).where(
-        MatchRow.status == "waiting", MatchRow.last_active < idle_before))
+        MatchRow.status == "waiting", MatchRow.last_active < idle_before,
+        or_(MatchRow.lease_until.is_(None), MatchRow.lease_until < func.now())))
     return int(getattr(result, "rowcount", 0) or 0)
 
 
@@ -580,6 +626,54 @@ def open_match(session: Session, *, match_id: str) -> OpenMatch | None:
                      seats=[SeatState(s.seat, s.name, s.is_bot, s.token_hash, s.level)
                             for s in row.seats],
                      table_options=row.table_options, room_state=row.room_state)
+
+
+# ----- room leases (app/rooms/leases.py): times by the database's clock ---------------
+_LEASE = bindparam("lease", type_=Interval)
+_TAKE_LEASE = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("match_id"), _MATCHES.c.status.in_(OPEN),
+           or_(_MATCHES.c.owner.is_(None), _MATCHES.c.owner == bindparam("lease_owner"),
+               _MATCHES.c.lease_until < func.now()))
+    .values(owner=bindparam("lease_owner"), lease_until=func.now() + _LEASE))
+_RENEW_LEASES = (
+    update(_MATCHES)
+    .where(_MATCHES.c.owner == bindparam("lease_owner"),
+           _MATCHES.c.id == any_(bindparam("match_ids", type_=ARRAY(String))))
+    .values(lease_until=func.now() + _LEASE)
+    .returning(_MATCHES.c.id))
+_IS_OPEN = select(_MATCHES.c.id).where(_MATCHES.c.id == bindparam("match_id"),
+                                       _MATCHES.c.status.in_(OPEN))
+
+
+def take_lease(session: Session, *, match_id: str, owner: str,
+               seconds: float) -> bool | None:
+    """Make ``owner`` the server process of an open room for ``seconds`` if nobody
+    else holds it (free, already ``owner``'s, or its lease ran out), in one UPDATE:
+    True. False: another process's lease is live. None: no open room has that id."""
+    taken = session.execute(_TAKE_LEASE, {"match_id": match_id, "lease_owner": owner,
+                                          "lease": timedelta(seconds=seconds)})
+    if getattr(taken, "rowcount", 0) == 1:
+        return True
+    return False if session.execute(_IS_OPEN, {"match_id": match_id}).first() else None
+
+
+def renew_leases(session: Session, *, owner: str, match_ids: list[str],
+                 seconds: float) -> set[str]:
+    """Renew ``owner``'s leases of ``match_ids`` for ``seconds``, in one UPDATE: the
+    rooms it still holds (one missing was taken over by another process)."""
+    rows = session.execute(_RENEW_LEASES, {"lease_owner": owner, "match_ids": match_ids,
+                                           "lease": timedelta(seconds=seconds)})
+    return set(rows.scalars())
+
+
+def release_leases(session: Session, *, owner: str, match_id: str | None = None) -> None:
+    """``owner`` gives up the room ``match_id`` (None: every room it holds): another
+    process may take it at once."""
+    query = update(MatchRow).where(MatchRow.owner == owner)
+    if match_id is not None:
+        query = query.where(MatchRow.id == match_id)
+    session.execute(query.values(owner=None, lease_until=None))
 
 
 def schema_revision(session: Session) -> str | None:

@@ -86,6 +86,15 @@ class Unavailable(Illegal):
     status = 503
 
 
+class ServedElsewhere(Unavailable):
+    """Another server process serves the room just now (``ROOM_LEASES``,
+    :mod:`app.rooms.leases`): ask again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class Conflict(RoomError):
     """The request collides with the table as it is (say, a seat that is taken)."""
 

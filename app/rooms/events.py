@@ -54,3 +54,8 @@ class RoomEvents(Protocol):
     def database_back(self, room: Room) -> None:
         """The database answers again and ``room`` was reloaded from its last save."""
         ...
+
+    def rooms_lost(self, room_ids: set[str]) -> None:
+        """Another server process took these rooms over (``app.rooms.leases``): they
+        leave memory at once and nothing of theirs is written here again."""
+        ...

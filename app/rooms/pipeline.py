@@ -19,8 +19,17 @@ from app.db.retry import DatabaseUnavailable
 from app.db.session import JSONText
 from app.games import CENTS, GAMES, N_, IllegalAction, Match
 from app.rooms import decisions
-from app.rooms.errors import BadRequest, Forbidden, Illegal, NotFound, Stale, Unavailable
+from app.rooms.errors import (
+    BadRequest,
+    Forbidden,
+    Illegal,
+    NotFound,
+    ServedElsewhere,
+    Stale,
+    Unavailable,
+)
 from app.rooms.events import RoomEvents
+from app.rooms.leases import RETRY_AFTER_S, SERVED_ELSEWHERE
 from app.rooms.pacing import Pacing, pause_left
 from app.rooms.recovery import MOVE_NOT_KEPT, DatabaseRecovery
 from app.rooms.room import HINT_NOTE, Room
@@ -48,16 +57,19 @@ def check_version(version: Any) -> int:
 
 class ActionPipeline:
     def __init__(self, db: Database, windows: ChallengeWindows, pacing: Pacing,
-                 recovery: DatabaseRecovery, events: RoomEvents) -> None:
+                 recovery: DatabaseRecovery, events: RoomEvents,
+                 owner: str | None = None) -> None:
         """A step opens or closes challenge windows (``windows``) and may start a
         pause (``pacing``); a write that waits long or fails makes the room wait for
         the database (``recovery``); ``events`` hears of every step written and shown
-        (the turn clock, stand-ins)."""
+        (the turn clock, stand-ins). ``owner``: with room leases, this process's id
+        (:mod:`app.rooms.leases`): every step's write is fenced with it."""
         self.db = db
         self.windows = windows
         self.pacing = pacing
         self.recovery = recovery
         self._events = events
+        self.owner = owner
 
     async def act(self, room: Room, seat: int, action: Any, version: Any,
                   holder: str | None = None) -> list[dict[str, Any]]:
@@ -102,6 +114,8 @@ class ActionPipeline:
         if room.error:
             raise Illegal(room.error)
         if room.closed:
+            if room.handed_over:
+                raise ServedElsewhere(SERVED_ELSEWHERE, RETRY_AFTER_S)
             raise NotFound("This table was closed.")
         return room.match
 
@@ -157,7 +171,14 @@ class ActionPipeline:
                 await self.db.write(
                     repo.record_step, match_id=room.id, seq=room.version + 1, seat=seat,
                     action=action, events=logged, snapshot=JSONText(match.snapshot_json()),
-                    deals=deals, started=started, start_chips=start_chips, finished=finished)
+                    deals=deals, started=started, start_chips=start_chips, finished=finished,
+                    owner=self.owner)
+        except repo.StepFenced:
+            # another process took the room over: this one never writes it again
+            log.warning("room %s: its step was refused, another server process serves "
+                        "it now; it leaves memory", room.id)
+            self._events.rooms_lost({room.id})
+            raise ServedElsewhere(SERVED_ELSEWHERE, RETRY_AFTER_S) from None
         except repo.LedgerMismatch as exc:
             log.error("room %s stopped: %s", room.id, exc)
             self._stop(room, LEDGER_BROKEN)

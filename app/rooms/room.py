@@ -120,6 +120,8 @@ class Room:
     opened_by: str | None = None
     error: str | None = None
     closed: bool = False  # left memory (idle): nothing more may be written
+    # left memory for another server process (app.rooms.leases): its pages reconnect
+    handed_over: bool = False
     # a challenge window (``GameInfo.challenge_windows``): until this clock time the next
     # player's own move is held back; ``window_id`` tells windows apart
     window_until: float = 0.0
@@ -238,10 +240,13 @@ class Room:
         self.error = message
         self.tell()
 
-    def close(self) -> None:
+    def close(self, handed_over: bool = False) -> None:
         """The room left memory: nothing more may be written, its timers and bots
-        stop, and its open pages (a spectator's, say) hear that the table closed."""
+        stop, and its open pages (a spectator's, say) hear that the table closed;
+        ``handed_over``: that it is served by another server process now, where they
+        reconnect (ROOM_LEASES, :mod:`app.rooms.leases`)."""
         self.closed = True
+        self.handed_over = handed_over
         self.timers.end_all()
         self.tell()
 

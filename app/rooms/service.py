@@ -11,6 +11,8 @@ open rooms and composes the parts that do the work:
 - :mod:`app.rooms.pacing`: a finished trick and a deal's result stay on show, moves
   made meanwhile are queued;
 - :mod:`app.rooms.upkeep`: restore at start-up, idle rooms leave memory;
+- :mod:`app.rooms.leases`: with ``ROOM_LEASES``, a room is served by the process
+  holding its lease, loaded when it is first asked for;
 - :mod:`app.rooms.chat`: the table's chat and reactions (never the match);
 - :mod:`app.rooms.rematch`: play again with the same people.
 
@@ -49,9 +51,11 @@ from app.rooms.errors import (
     Illegal,
     NotFound,
     RoomError,
+    ServedElsewhere,
     Unauthorized,
 )
 from app.rooms.hints import Hints
+from app.rooms.leases import RETRY_AFTER_S, SERVED_ELSEWHERE, Leases
 from app.rooms.names import clean_name, same_name
 from app.rooms.pacing import Pacing, pause_left
 from app.rooms.pipeline import ActionPipeline
@@ -100,7 +104,11 @@ def released_seats(room: Room) -> list[int]:
 
 class RoomService:
     def __init__(self, db: Database, bot_delay_ms: int | None = None,
-                 clock: Clock | None = None, pool: BotPool | None = None) -> None:
+                 clock: Clock | None = None, pool: BotPool | None = None,
+                 room_leases: bool | None = None,
+                 lease_seconds: float | None = None) -> None:
+        """``room_leases`` and ``lease_seconds``: the settings ``ROOM_LEASES`` and
+        ``LEASE_SECONDS`` unless given."""
         self.db = db
         self.clock: Clock = clock or MonotonicClock()
         self.rooms: dict[str, Room] = {}
@@ -112,12 +120,18 @@ class RoomService:
                                unstarted_idle_seconds=settings.unstarted_room_idle_minutes * 60,
                                max_rooms_per_client=settings.max_rooms_per_client)
         self._tasks: set[asyncio.Task[None]] = set()
+        leasing = settings.room_leases if room_leases is None else room_leases
+        # with leases this process serves only the rooms it holds (app.rooms.leases)
+        self.leases = Leases(db, lease_seconds or settings.lease_seconds, self.clock,
+                             self) if leasing else None
+        self._loading = asyncio.Lock()  # one room taken and loaded at a time
         # every part reports what happened to a room to this service (RoomEvents)
         self.recovery = DatabaseRecovery(db, self._spawn, self)
         self.windows = ChallengeWindows(self._spawn, self)
         self.pacing = Pacing(self._spawn, self)
         self.turns = Turns(db, self._spawn, self)
-        self.pipeline = ActionPipeline(db, self.windows, self.pacing, self.recovery, self)
+        self.pipeline = ActionPipeline(db, self.windows, self.pacing, self.recovery, self,
+                                       owner=self.leases.me if self.leases else None)
         # strong bots think in ``pool`` (app.bots.pool); without one they play the
         # house rules like easy ones
         self.bots = BotDriver(self.pipeline, max(0, delay) / 1000, pool)
@@ -174,6 +188,22 @@ class RoomService:
         self._end_if_nobody_plays_on(room)
         self.bots.wake(room)
 
+    def rooms_lost(self, room_ids: set[str]) -> None:
+        """Another server process took these rooms over (this one missed renewing
+        their leases, or a step of theirs was refused): they leave memory at once,
+        nothing of theirs is written again, and their pages reconnect (close 1012),
+        to the process that serves them now."""
+        for room_id in room_ids:
+            if self.leases is not None:
+                self.leases.forget(room_id)
+            room = self.rooms.pop(room_id, None)
+            if room is None:
+                continue
+            self.bots.forget(room)
+            self.chat.forget(room.id)
+            room.close(handed_over=True)
+            log.warning("room %s left memory: another server process serves it", room_id)
+
     def _end_if_nobody_plays_on(self, room: Room) -> None:
         """No person at the table can play on any more (every person's seat is out:
         :func:`app.rooms.quotas.nobody_plays_on`): once the result on show has been
@@ -196,6 +226,36 @@ class RoomService:
             log.warning("room %s: could not end the match: %s", room.id, exc.message)
 
     # ----- lookups -----------------------------------------------------------
+    async def load(self, room_id: str) -> None:
+        """With room leases: a room asked for that is not in memory is taken (its
+        lease) and loaded from the database, as at start-up; one that another live
+        process serves is refused (:class:`ServedElsewhere`, 503). A room id that is
+        no open room is left to :meth:`get` and the pages (404, a finished match).
+        Without leases every open room is in memory from the start: nothing to do."""
+        if self.leases is None or room_id in self.rooms:
+            return
+        async with self._loading:
+            if room_id in self.rooms:
+                return
+            taken = await self.leases.take(room_id)
+            if taken is False:
+                raise ServedElsewhere(SERVED_ELSEWHERE, RETRY_AFTER_S)
+            if taken is None:
+                return
+            try:
+                await load_open_rooms(self.db, self.clock, self._admit, only=room_id)
+            finally:
+                if room_id not in self.rooms:  # finished meanwhile, or unreadable
+                    await self.leases.release(room_id)
+        log.info("room %s taken and loaded", room_id)
+
+    async def _hold(self, room: Room) -> None:
+        """A room made here (opened, a rematch) is served here: with room leases its
+        lease is taken before it enters memory."""
+        if self.leases is not None and not await self.leases.take(room.id):
+            log.warning("room %s: could not take the lease of a room made here", room.id)
+        self.rooms[room.id] = room
+
     def get(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
         if room is None:
@@ -238,7 +298,7 @@ class RoomService:
         await self.db.run(repo.create_match, match_id=room.id, game=game, players=count,
                           options=checked, host_token=host_token, seed=seed,
                           table_options=table)
-        self.rooms[room.id] = room
+        await self._hold(room)
         log.info("room created game=%s players=%d", game, count)
         return room, host_token
 
@@ -479,7 +539,7 @@ class RoomService:
                 return self.rooms[room.next_id], False
             new = next_room(room, options, self.clock)
             await save_rematch(self.db, room, new)
-            self.rooms[new.id] = new
+            await self._hold(new)
             room.next_id = new.id
         log.info("rematch opened game=%s", room.game)
         try:
@@ -549,6 +609,8 @@ class RoomService:
         deleted = await self.db.run(repo.delete_stale_unstarted, idle_before=before)
         if deleted:
             log.info("deleted %d never-started idle rooms", deleted)
+        if self.leases is not None:  # each comes back when first asked for (load)
+            return 0
         return await load_open_rooms(self.db, self.clock, self._admit)
 
     def _admit(self, room: Room, state: dict[str, Any] | None = None) -> None:
@@ -583,6 +645,8 @@ class RoomService:
                 # table closed
                 room.close()
                 self.chat.forget(room.id)
+                if self.leases is not None:
+                    await self.leases.release(room.id)
         if gone:
             log.info("%d idle rooms left memory", len(gone))
         return len(gone)
@@ -597,7 +661,18 @@ class RoomService:
                 log.exception("idle sweep failed")
 
     async def close(self) -> None:
+        """The server stops: timers and bots end. With room leases every room is
+        handed over: its pages reconnect (close 1012), and its lease is given up at
+        once, so another process takes it on the first request."""
         for task in self._tasks:
             task.cancel()
         for room in self.rooms.values():
             room.timers.end_all()
+        if self.leases is None:
+            return
+        for room in self.rooms.values():
+            room.close(handed_over=True)
+        try:
+            await self.leases.release_all()
+        except Exception:  # they run out by themselves within LEASE_SECONDS
+            log.exception("the room leases could not be given up")

@@ -1,5 +1,6 @@
-"""Restore: rooms come back at start-up exactly as they were saved (which rooms are
-idle and leave memory is decided in ``app.rooms.quotas``)."""
+"""Restore: rooms come back exactly as they were saved, every open room at start-up,
+or with room leases one room when it is first asked for (``app.rooms.leases``);
+which rooms are idle and leave memory is decided in ``app.rooms.quotas``."""
 
 from __future__ import annotations
 
@@ -33,11 +34,12 @@ def restored_room(m: repo.OpenMatch, clock: Clock) -> Room:
 
 
 async def load_open_rooms(db: Database, clock: Clock,
-                          admit: Callable[[Room, dict[str, Any] | None], None]) -> int:
-    """Bring back every unfinished room; ``admit`` puts each into service with what
-    ``room_state`` kept of it (rooms dict, fresh challenge windows, the turn clock,
-    stand-ins, a deal's held result, bots)."""
-    saved = await db.run(repo.open_matches)
+                          admit: Callable[[Room, dict[str, Any] | None], None],
+                          only: str | None = None) -> int:
+    """Bring back every unfinished room (``only``: that room, if it is unfinished);
+    ``admit`` puts each into service with what ``room_state`` kept of it (rooms dict,
+    fresh challenge windows, the turn clock, stand-ins, a deal's held result, bots)."""
+    saved = await db.run(repo.open_matches, match_id=only)
     for m in saved:
         try:
             room = restored_room(m, clock)
@@ -45,7 +47,7 @@ async def load_open_rooms(db: Database, clock: Clock,
             admit(room, m.room_state)
         except Exception:  # one unreadable room must not keep the others closed
             log.exception("room %s could not be restored", m.id)
-    if saved:
+    if saved and only is None:
         log.info("restored %d open rooms", len(saved))
     return len(saved)
 

@@ -91,6 +91,16 @@ def get_service(request: Request) -> RoomService:
 Service = Annotated[RoomService, Depends(get_service)]
 
 
+async def room_served_here(request: Request) -> None:
+    """Every route whose path names a room (``{room_id}``) finds it in this process's
+    memory: with room leases it is taken and loaded on first use, or refused with 503
+    and ``Retry-After`` while another server process serves it
+    (:meth:`RoomService.load`). The app's one dependency for all routes."""
+    room_id = request.path_params.get("room_id")
+    if room_id is not None:
+        await get_service(request).load(room_id)
+
+
 def bearer_token(conn: HTTPConnection) -> str | None:
     """The token of ``Authorization: Bearer <token>``, None when there is none."""
     header = conn.headers.get("authorization")

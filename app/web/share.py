@@ -101,6 +101,8 @@ async def follow_rematch(room_id: str, request: Request, service: Service) -> Re
     room = service.rooms.get(room_id)
     next_id = room.next_id if room is not None else await service.db.read(
         repo.next_match_id, match_id=room_id)
+    if next_id:  # with room leases the rematch may not be in memory yet
+        await service.load(next_id)
     nxt = service.rooms.get(next_id) if next_id else None
     if nxt is None:  # no rematch (any more): the table's own page says what there is
         return RedirectResponse(f"/r/{room_id}", status_code=303)

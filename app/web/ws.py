@@ -55,7 +55,7 @@ from app.db.retry import DatabaseUnavailable
 from app.games import IllegalAction
 from app.i18n import _
 from app.rooms.chat import ChatEvent
-from app.rooms.errors import RoomError
+from app.rooms.errors import RoomError, ServedElsewhere
 from app.rooms.hints import HINT_BUSY
 from app.rooms.room import Room
 from app.rooms.service import RoomService
@@ -77,6 +77,8 @@ POLICY = 1008
 NOT_FOUND = 4404
 FORBIDDEN = 4403
 GONE = 4410  # the table closed (idle); htmx does not reconnect on 4xxx codes
+# another server process serves the table (app.rooms.leases): the page reconnects
+SERVICE_RESTART = 1012
 MAX_DEPTH = 8  # our frames are flat objects; a form adds one level
 WHY_MAX = 64  # the longest action a "why" frame may ask about (a card: "play:EO")
 # uvicorn closed the socket for a frame the protocol refuses (1002 protocol error,
@@ -196,6 +198,11 @@ class Connection:
                 await self.dirty.wait()
                 self.dirty.clear()
                 flashes, self.flashes = self.flashes, []
+                if self.room.handed_over:  # another process serves it: reconnect there
+                    with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+                        await self.ws.close(code=SERVICE_RESTART,
+                                            reason="served by another server")
+                    return
                 if self.room.closed:  # idle sweep: say so and end the socket
                     if await self.send(render_flash(_(
                             "This table was closed because nobody played at it; "
@@ -318,6 +325,12 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
     service: RoomService = websocket.app.state.rooms
     if not origin_allowed(websocket):
         await websocket.close(code=POLICY, reason="origin not allowed")
+        return
+    try:
+        await service.load(room_id)
+    except ServedElsewhere:  # accepted first: a refused handshake carries no code
+        await websocket.accept()
+        await websocket.close(code=SERVICE_RESTART, reason="served by another server")
         return
     try:
         room = service.get(room_id)

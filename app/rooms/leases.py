@@ -1,0 +1,115 @@
+"""Room leases: several server processes on one PostgreSQL database, each room served
+by exactly one of them (``ROOM_LEASES``, docs/scaling.md).
+
+A room's state in memory is the authority for its next step, so only one process
+may hold it. The matches row says which: ``owner`` (a process's id, made at its
+start) and ``lease_until`` (by the database's clock, never a process's). A process
+*takes* a room's lease in one UPDATE that succeeds only if the room is free, its own
+already, or its lease ran out; it *renews* every lease it holds in one UPDATE every
+``LEASE_SECONDS / 3`` (:meth:`Leases.run`), and the rooms missing from the answer
+were taken over by another process after this one missed its renewals (a pause, a
+lost database): the room service drops them at once (``RoomEvents.rooms_lost``).
+It *releases* a room when the room leaves its memory, and every room on a graceful
+stop. A process that dies simply stops renewing: its rooms are free after at most
+``LEASE_SECONDS``.
+
+Between a lease running out and the renewal that notices, the old process could
+still try to write a step. Its writes are *fenced*: a step's UPDATE of the match
+carries ``owner = <this process> AND version = <step> - 1`` (``repo.record_step``'s
+``owner``), so it changes nothing once another process took the room, and the step
+is refused (``repo.StepFenced``) with its log row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+
+from app.db import Database, repo
+from app.games import N_
+from app.rooms.clock import Clock
+from app.rooms.events import RoomEvents
+
+log = logging.getLogger("stammtisch.rooms")
+
+SERVED_ELSEWHERE = N_("This table is served by another server just now; try again in a "
+                      "moment.")
+RETRY_AFTER_S = 2  # the Retry-After of a request for a room another process serves
+REFUSAL = ("stammtisch: ROOM_LEASES needs PostgreSQL (DATABASE_URL=postgresql://...); "
+           "SQLite takes one server process, which needs no leases")
+
+
+def refusal(database_url: str) -> str | None:
+    """Why the server cannot start with leases on ``database_url`` (one line), or
+    None: leases share rooms among processes through PostgreSQL."""
+    if database_url.startswith(("postgres://", "postgresql")):
+        return None
+    return REFUSAL
+
+
+class Leases:
+    """The leases of one server process (``me``), owned by its room service."""
+
+    def __init__(self, db: Database, seconds: float, clock: Clock,
+                 events: RoomEvents) -> None:
+        """``events`` hears of the rooms taken over by another process."""
+        self.db = db
+        self.seconds = seconds
+        self.clock = clock
+        self._events = events
+        self.me = str(uuid.uuid4())
+        self.held: set[str] = set()  # the rooms this process took and did not give up
+
+    async def take(self, room_id: str) -> bool | None:
+        """Take ``room_id``'s lease: True (this process serves it now, renewed from
+        now on), False (another live process holds it), None (no open room by that
+        id)."""
+        taken = await self.db.run(repo.take_lease, match_id=room_id, owner=self.me,
+                                  seconds=self.seconds)
+        if taken:
+            self.held.add(room_id)
+        return taken
+
+    async def release(self, room_id: str) -> None:
+        """The room left memory: another process may take it at once."""
+        self.held.discard(room_id)
+        await self.db.run(repo.release_leases, owner=self.me, match_id=room_id)
+
+    async def release_all(self) -> None:
+        """A graceful stop: every room is free at once."""
+        self.held.clear()
+        await self.db.run(repo.release_leases, owner=self.me)
+
+    def forget(self, room_id: str) -> None:
+        """A room another process took over: nothing to give up, nothing to renew."""
+        self.held.discard(room_id)
+
+    async def renew(self) -> None:
+        """Renew every lease held, in one UPDATE; report the rooms missing from its
+        answer as lost."""
+        if not self.held:
+            return
+        asked = set(self.held)
+        kept = await self.db.run(repo.renew_leases, owner=self.me, match_ids=sorted(asked),
+                                 seconds=self.seconds)
+        lost = (asked - kept) & self.held  # a room given up meanwhile is no loss
+        if lost:
+            self.held -= lost
+            log.warning("%d rooms were taken over by another server process", len(lost))
+            self._events.rooms_lost(lost)
+
+    async def run(self) -> None:
+        """The heartbeat: :meth:`renew` every third of the lease, for ever. A renewal
+        that fails (the database away) is tried again at the next beat; the leases
+        run out meanwhile, and the fencing keeps a room taken over from being
+        written here."""
+        while True:
+            await self.clock.sleep(self.seconds / 3)
+            try:
+                await self.renew()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("renewing the room leases failed: %s",
+                            str(exc).splitlines()[0][:200] if str(exc) else repr(exc))

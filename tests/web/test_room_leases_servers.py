@@ -1,0 +1,92 @@
+"""Two real server processes on one PostgreSQL schema with ``ROOM_LEASES`` on: a
+room made and played on the first is refused by the second while the first serves
+it (503 with Retry-After, a socket closed with 1012); killed with SIGKILL, the first
+lets its leases run out and the second takes the room over within LEASE_SECONDS + 2
+s, every move made before it there, and play goes on; stopped with SIGTERM, it hands
+the room over at once."""
+
+from __future__ import annotations
+
+import random
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from app.db import Database, repo
+from tests.conftest import Server
+from tests.web.apiclient import Table, sit_in_order
+from tests.web.frames import open_socket
+
+pytestmark = pytest.mark.postgres
+
+LEASE_S = 3
+ENV = {"ROOM_LEASES": "true", "LEASE_SECONDS": str(LEASE_S)}
+
+
+def _play(table: Table, tokens: list[str], steps: int, rng: random.Random,
+          log: list[str]) -> None:
+    """``steps`` moves over the JSON API, each the one ``rng`` picks."""
+    for _ in range(steps):
+        states = [table.view(t) for t in tokens]
+        st = next(s for s in states if s["legal"])
+        action = rng.choice(st["legal"])
+        r = table.act(tokens[states.index(st)], action, st["version"])
+        assert r.status_code == 200, r.text
+        log.append(action)
+
+
+def _taken_over(other: Table, since: float, limit: float) -> float:
+    """Seconds from ``since`` until ``other``'s server serves the room."""
+    while time.monotonic() - since < limit + 5:
+        if other.http.get(f"/api/rooms/{other.room}/view").status_code == 200:
+            return time.monotonic() - since
+        time.sleep(0.1)
+    raise AssertionError("the room was not taken over")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["sigkill", "sigterm"])
+def test_the_other_server_takes_the_room_over_with_every_move(
+        pg_url: str, tmp_path: Path, sig: int) -> None:
+    first = Server(pg_url, tmp_path / "first.log", ENV).start()
+    second = Server(pg_url, tmp_path / "second.log", ENV).start()
+    try:
+        table = Table(first.base, "schafkopf", options={"dealer": 3}, seed=11)
+        tokens = [token for _, token in sit_in_order(table, ("Anna", "Bert", "Cilli", "Dora"))]
+        assert table.start().status_code == 200
+        rng, log = random.Random(3), ["start"]
+        _play(table, tokens, 10, rng, log)
+        before = table.view(tokens[1])
+        other = Table.attach(second.base, table.room)
+
+        # the second refuses the room while the first serves it
+        refused = other.http.get(f"/api/rooms/{table.room}/view")
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "2"
+        assert refused.json()["error"] == ("This table is served by another server just "
+                                           "now; try again in a moment.")
+        page = other.http.get(f"/r/{table.room}", headers={"Accept": "text/html"})
+        assert page.status_code == 503 and "another server" in page.text
+        ws = open_socket(second.ws_base, table.room, tokens[0])
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+
+        stopped = time.monotonic()
+        first.kill(sig)
+        took = _taken_over(other, stopped, LEASE_S + 2)
+        print(f"taken over {took:.2f} s after the {signal.Signals(sig).name}")
+        assert took <= (LEASE_S + 2 if sig == signal.SIGKILL else 2.0)
+        assert other.view(tokens[1]) == before, "every move made before is there"
+        _play(other, tokens, 6, rng, log)
+    finally:
+        first.stop()
+        second.stop()
+    db = Database(pg_url)
+    try:
+        logged = db.run_sync(repo.action_log, match_id=table.room)
+    finally:
+        db.close()
+    assert [a.action for a in logged] == log, "nothing lost, nothing applied twice"
+    assert [a.seq for a in logged] == list(range(logged[0].seq, logged[0].seq + len(log)))
