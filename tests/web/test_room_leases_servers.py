@@ -3,24 +3,24 @@ room made and played on the first is refused by the second while the first serve
 it (503 with Retry-After, a socket closed with 1012); killed with SIGKILL, the first
 lets its leases run out and the second takes the room over within LEASE_SECONDS + 2
 s, every move made before it there, and play goes on; stopped with SIGTERM, it hands
-the room over at once."""
+the room over at once. With SQLite, leases refuse to start in one line."""
 
 from __future__ import annotations
 
 import random
 import signal
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from app.db import Database, repo
-from tests.conftest import Server
+from app.db import Database, one_server, repo
+from app.rooms import leases
+from tests.conftest import Server, migrate
 from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import open_socket
-
-pytestmark = pytest.mark.postgres
 
 LEASE_S = 3
 ENV = {"ROOM_LEASES": "true", "LEASE_SECONDS": str(LEASE_S)}
@@ -47,6 +47,19 @@ def _taken_over(other: Table, since: float, limit: float) -> float:
     raise AssertionError("the room was not taken over")
 
 
+def test_leases_on_sqlite_refuse_to_start_with_one_line(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'one.db'}"
+    migrate(url)
+    server = Server(url, tmp_path / "refused.log", ENV)
+    done = subprocess.run(server.uvicorn_args(), cwd=server.cwd, env=server.env, text=True,
+                          capture_output=True, timeout=60)
+    assert done.returncode == one_server.EXIT_CODE
+    said = [line for line in (done.stdout + done.stderr).splitlines() if "stammtisch" in line]
+    assert len(said) == 1 and leases.REFUSAL in said[0], done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+@pytest.mark.postgres
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["sigkill", "sigterm"])
 def test_the_other_server_takes_the_room_over_with_every_move(
         pg_url: str, tmp_path: Path, sig: int) -> None:
