@@ -10,6 +10,7 @@ from typing import Any
 
 from tests.conftest import Server
 from tests.e2e.table import join, version, wait_until, wait_version
+from tests.e2e.test_axe_browser import axe_problems
 from tests.e2e.test_why_card_browser import PHONE_DE
 from tests.web.test_hints import hint_server  # noqa: F401  (the fixture: a quick strong bot)
 
@@ -59,6 +60,7 @@ def test_tipp_on_a_german_phone_shows_the_bot_s_choice(
     marked = page.get_attribute("#hint", "data-hinted")
     assert page.locator(f'#hand button.hinted[data-action="{marked}"]').count() == 1
     page.screenshot(path=str(shots / "hint-phone-de.png"), full_page=False)
+    assert axe_problems(page) == [], "the panel and the marked card are accessible"
     # the panel lies within the screen's width and the page did not move on
     box = page.locator("#hint").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
