@@ -96,7 +96,8 @@ def play(base: str, http: httpx.Client) -> str:
     """A Schafkopf table of four people: moves over the API and over the sockets,
     chat, bad frames; every socket closed, one of them abruptly. Returns the room."""
     made = http.post("/api/rooms", json={"game": "schafkopf", "options": {
-        "trick_pause_ms": 0, "next_deal_s": 0, "spectator_chat": True}}).json()
+        "trick_pause_ms": 0, "next_deal_s": 0, "spectator_chat": True,
+        "hints": True}}).json()
     room, host = made["room"], made["host_token"]
     tokens = [http.post(f"/api/rooms/{room}/join", json={"name": n}).json()["token"]
               for n in ("Anna", "Bert", "Cilli", "Done")]
@@ -124,6 +125,16 @@ def _sockets(http: httpx.Client, room: str, tokens: list[str],
                     http.post(f"/api/rooms/{room}/actions", json=move,
                               headers={"Authorization": f"Bearer {token}"})
                 break
+    # a practice table's hints: one thought out, one refused for another version, one
+    # that is not a version, a spectator's
+    for token, ws in zip(tokens, sockets, strict=True):
+        state = http.get(f"/api/rooms/{room}/view",
+                         headers={"Authorization": f"Bearer {token}"}).json()
+        if state["legal"]:
+            for version in (state["version"], state["version"] - 1, "soon"):
+                ws.send(json.dumps({"hint": version}))
+            break
+    watcher.send(json.dumps({"hint": 0}))
     sockets[0].send(json.dumps({"chat": "Servus"}))
     watcher.send(json.dumps({"chat": "Hallo", "name": "Zaungast"}))
     http.post(f"/api/rooms/{room}/chat", json={"react": "🍺"},
@@ -162,6 +173,8 @@ def bad_requests(base: str, http: httpx.Client, room: str) -> None:
     assert http.get("/nothing-here", headers=PAGE).status_code == 404
     assert http.delete("/api/games").status_code == 405
     assert http.post("/rooms", data={"game": "nope"}, headers={"Origin": base}).status_code < 500
+    assert http.post("/rooms", data={"game": "schafkopf", "practice": "1"},
+                     headers={"Origin": base}).status_code < 500  # a practice table
     assert http.post("/rooms", data={"game": "schafkopf"},
                      headers={"Origin": "https://elsewhere.example"}).status_code < 500
     assert http.post(f"/r/{room}/join", data={"name": "<b>Eve</b>"},

@@ -55,7 +55,7 @@ from app.db.retry import DatabaseUnavailable
 from app.games import IllegalAction
 from app.i18n import _
 from app.rooms.chat import ChatEvent
-from app.rooms.errors import RoomError, ServedElsewhere
+from app.rooms.errors import RoomError, ServedElsewhere, Stale
 from app.rooms.hints import HINT_BUSY
 from app.rooms.room import Room
 from app.rooms.service import RoomService
@@ -431,8 +431,11 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
         conn.check_seat()
         service.disconnected(room, conn.seat, host=host_page)
         sender.cancel()
-        if conn.hinting is not None:
-            conn.hinting.cancel()
+        # a hint still being thought out is dropped; the socket lets go of its task
+        # first (a cancelled task keeps its error, whose frames hold the socket)
+        hinting, conn.hinting = conn.hinting, None
+        if hinting is not None:
+            hinting.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
 
@@ -544,8 +547,9 @@ async def _hint_answer(conn: Connection, version: int) -> None:
     try:
         found = await conn.service.hints.ask(conn.room, conn.seat, version, conn.token_hash)
         html = render_hint(found)
-    except RoomError as exc:
-        html = render_cleared() + render_flash(error_text(exc, conn.room.game))
+    except RoomError as exc:  # the table moved on meanwhile: said, not as an error
+        html = render_cleared() + render_flash(error_text(exc, conn.room.game),
+                                               "info" if isinstance(exc, Stale) else "error")
     except Exception:  # never let a hint end the connection
         log.exception("a hint failed")
         html = render_cleared() + render_flash(_("That did not work; nothing was changed."))
