@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from app.db import Database, repo
+from app.db.models import MatchRow
 from app.rooms.errors import NotFound, ServedElsewhere
 from app.rooms.service import RoomService
 
@@ -182,5 +183,22 @@ def test_a_group_of_steps_refuses_only_the_fenced_one(
             assert len(_log(a.db, lost)) == before[lost], "its log row did not land"
             assert kept in a.rooms and lost not in a.rooms
             assert "a group of 2 steps failed (1 of 2 steps refused" in caplog.text
+
+    run(scenario())
+
+
+def test_a_room_that_leaves_memory_idle_gives_its_lease_up(pg_url: str) -> None:
+    def owner(db: Database, room_id: str) -> str | None:
+        return db.run_sync(lambda session: session.get(MatchRow, room_id).owner)
+
+    async def scenario() -> None:
+        async with two_processes(pg_url) as (a, _b):
+            assert a.leases is not None
+            room_id, _ = await _started(a)
+            assert owner(a.db, room_id) == a.leases.me
+            a.quota.idle_seconds = 0  # nobody's page is open: idle at once
+            assert await a.sweep_idle() == 1
+            assert room_id not in a.rooms and room_id not in a.leases.held
+            assert owner(a.db, room_id) is None
 
     run(scenario())
