@@ -603,7 +603,8 @@ class RoomService:
     # ----- restart and idle rooms ------------------------------------------------
     async def restore_open_rooms(self) -> int:
         """Bring back every unfinished room exactly as it was saved; restart the
-        timers and the bots. Never-started rooms idle for longer than
+        timers and the bots (with room leases none: each comes back on its first
+        request, :meth:`load`). Never-started rooms idle for longer than
         ``UNSTARTED_ROOM_IDLE_MINUTES`` are deleted instead."""
         before = repo.now() - timedelta(seconds=self.quota.unstarted_idle_seconds)
         deleted = await self.db.run(repo.delete_stale_unstarted, idle_before=before)
