@@ -45,7 +45,7 @@ def _play_match(db: Database, match_id: str, seed: int, deals: int = 3) -> Match
     db.run_sync(repo.record_step, match_id=match_id, seq=1, seat=None, action="start",
                 events=[], snapshot={}, deals=[], started=True,
                 start_chips=m.chips_at_start())
-    room = SimpleNamespace(game=GAME)
+    room = SimpleNamespace(game=GAME, hints_used=set())  # what deal_record reads of a room
     rng = random.Random(seed)
     seq = 1
     while not m.is_over:
