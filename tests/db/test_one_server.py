@@ -5,8 +5,8 @@ serves on; once it is gone, another may start."""
 from __future__ import annotations
 
 import signal
-import sys
 import subprocess
+import sys
 from pathlib import Path
 
 import httpx
