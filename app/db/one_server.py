@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 
 from app.db.session import normalize_url
 
-REFUSAL = ("stammtisch: another server process already serves {path}; SQLite takes "
+REFUSAL = ("another server process already serves {path}; SQLite takes "
            "one process (for several, use PostgreSQL: DATABASE_URL=postgresql://...)")
 
 # lock file -> [its open descriptor, how many apps of this process serve it]

@@ -36,7 +36,7 @@ log = logging.getLogger("stammtisch.rooms")
 SERVED_ELSEWHERE = N_("This table is served by another server just now; try again in a "
                       "moment.")
 RETRY_AFTER_S = 2  # the Retry-After of a request for a room another process serves
-REFUSAL = ("stammtisch: ROOM_LEASES needs PostgreSQL (DATABASE_URL=postgresql://...); "
+REFUSAL = ("ROOM_LEASES needs PostgreSQL (DATABASE_URL=postgresql://...); "
            "SQLite takes one server process, which needs no leases")
 
 
