@@ -32,8 +32,15 @@ def assert_ring_seen_from(page: Any, seat: int) -> None:
     ("(you)", .me), its partner (seat + 2) at the top, the seat after it at the left
     and the one before at the right, both narrow plates at the side: the ring's HTML
     is the same for every seat, and CSS and table.js place and mark it."""
-    box = {s: page.locator(f'.plate[data-seat="{s}"]').bounding_box() for s in range(4)}
-    mid = {s: (b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for s, b in box.items()}
+    # the four plates measured in one turn of the page, once all four are drawn (a
+    # push may swap the ring between two separate measurements)
+    shown = ("[0, 1, 2, 3].every(s => {const p = document.querySelector("
+             "`.plate[data-seat=\"${s}\"]`); return p && p.getBoundingClientRect().width > 0;})")
+    page.wait_for_function(shown)
+    found = page.evaluate("[0, 1, 2, 3].map(s => {const r = document.querySelector("
+                          "`.plate[data-seat=\"${s}\"]`).getBoundingClientRect(); "
+                          "return [r.x + r.width / 2, r.y + r.height / 2];})")
+    mid = {s: (float(x), float(y)) for s, (x, y) in enumerate(found)}
     partner, left, right = (seat + 2) % 4, (seat + 1) % 4, (seat + 3) % 4
     assert max(mid, key=lambda s: mid[s][1]) == seat, (seat, mid)
     assert min(mid, key=lambda s: mid[s][1]) == partner, (seat, mid)
