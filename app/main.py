@@ -7,6 +7,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import NoReturn
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -80,14 +81,9 @@ def create_app(database_url: str | None = None) -> FastAPI:
         try:  # a SQLite file is served by one process (app.db.one_server)
             one_server.claim(url)
         except one_server.AlreadyServed as exc:
-            # one line and out: raised here it would be a traceback from the server
-            logging.getLogger("stammtisch").critical("%s", exc)
-            logging.shutdown()
-            os._exit(one_server.EXIT_CODE)
+            _refuse_to_start(str(exc))
         if settings.room_leases and (why := leases.refusal(url)) is not None:
-            logging.getLogger("stammtisch").critical("%s", why)
-            logging.shutdown()
-            os._exit(one_server.EXIT_CODE)
+            _refuse_to_start(why)
         db = Database(url, group_max=settings.write_group_max)
         # strong bots think in other processes (app.bots.pool), off the event loop
         pool = BotPool(size=settings.bot_pool_size or None, budget_ms=settings.bot_budget_ms)
@@ -197,6 +193,14 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.include_router(assets.router)
     app.add_middleware(language.LanguageMiddleware)
     return app
+
+
+def _refuse_to_start(line: str) -> NoReturn:
+    """Say why the server cannot start in one line and end the process: raised in the
+    lifespan it would be a traceback from the server."""
+    logging.getLogger("stammtisch").critical("%s", line)
+    logging.shutdown()
+    os._exit(one_server.EXIT_CODE)
 
 
 async def _warm(pool: BotPool) -> None:
