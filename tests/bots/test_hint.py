@@ -19,9 +19,8 @@ from app.bots.hint import HOUSE_RULES, ONE_OPTION, hint, top
 from app.bots.pool import BotPool
 from app.bots.search import SILENCE
 from app.games import new_match
-from tests.bots.test_review import OPTIONS, PLAYERS
+from tests.bots.test_review import PLAYERS, twin_matches
 from tests.bots.test_review import REVIEWED_GAMES as GAMES
-from tests.bots.test_search import _differ_hidden
 from tests.rooms.test_service_durability import run
 
 SAMPLES = 3  # worlds per hint: quick and deterministic (no time budget)
@@ -36,11 +35,7 @@ def test_two_deals_differing_only_in_hidden_cards_give_the_same_hint(game: str) 
     players = PLAYERS[game]
     compared = searched = 0
     for seed in range(3):
-        deal_a, deal_b = _differ_hidden(game, players, seed)
-        options = dict(OPTIONS.get(game, {}), dealer=players - 1)
-        a = new_match(game, players, options, seed=seed, deals=[deal_a])
-        b = new_match(game, players, options, seed=seed, deals=[deal_b])
-        assert a.snapshot() != b.snapshot()  # the deals differ
+        a, b = twin_matches(game, players, seed)
         rng = random.Random(seed)
         known: set[str] = set(SILENCE.values())
         for _step in range(40):

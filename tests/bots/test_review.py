@@ -58,17 +58,24 @@ def _check_shape(game: str, point: DecisionPoint, got: Reviewed) -> None:
         assert got.loss > THRESHOLDS[game]
 
 
+def twin_matches(game: str, players: int, seed: int) -> tuple[Match, Match]:
+    """Two matches of ``game`` whose first deals differ only in cards seat 0 cannot
+    see (the same seed, the same options)."""
+    deal_a, deal_b = _differ_hidden(game, players, seed)
+    options = dict(OPTIONS.get(game, {}), dealer=players - 1)
+    a = new_match(game, players, options, seed=seed, deals=[deal_a])
+    b = new_match(game, players, options, seed=seed, deals=[deal_b])
+    assert a.snapshot() != b.snapshot()  # the deals differ
+    return a, b
+
+
 # ----- the same review whatever the seat could not see ---------------------------------
 @pytest.mark.parametrize("game", REVIEWED_GAMES)
 def test_two_deals_differing_only_in_hidden_cards_get_the_same_review(game: str) -> None:
     players = PLAYERS[game]
     compared = 0
     for seed in range(3):
-        deal_a, deal_b = _differ_hidden(game, players, seed)
-        options = dict(OPTIONS.get(game, {}), dealer=players - 1)
-        a = new_match(game, players, options, seed=seed, deals=[deal_a])
-        b = new_match(game, players, options, seed=seed, deals=[deal_b])
-        assert a.snapshot() != b.snapshot()  # the deals differ
+        a, b = twin_matches(game, players, seed)
         points_a: list[DecisionPoint] = []
         points_b: list[DecisionPoint] = []
         rng = random.Random(seed)
