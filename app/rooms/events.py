@@ -59,3 +59,8 @@ class RoomEvents(Protocol):
         """Another server process took these rooms over (``app.rooms.leases``): they
         leave memory at once and nothing of theirs is written here again."""
         ...
+
+    def room_wanted(self, room_id: str) -> None:
+        """Another server process was asked for this room, which this one holds
+        (``app.rooms.leases``, the handback): it lets the room go."""
+        ...

@@ -18,6 +18,17 @@ still try to write a step. Its writes are *fenced*: a step's UPDATE of the match
 carries ``owner = <this process> AND version = <step> - 1`` (``repo.record_step``'s
 ``owner``), so it changes nothing once another process took the room, and the step
 is refused (``repo.StepFenced``) with its log row.
+
+*Handback.* A proxy that routes by room id (docs/scaling.md) sends a room's requests
+to one process, which need not be the one holding its lease: the room was opened or
+rematched on whichever process got that request, or the process the proxy prefers
+came back after a failover. A process asked for a room another live process holds
+asks that one to let go (``NOTIFY stammtisch_release, '<room>'``, :meth:`Leases.ask`;
+every process ``LISTEN``s, :meth:`Leases.listen`) and waits up to ``HANDBACK_WAIT_S``
+for the lease: the holder finishes the step it is writing, closes the room's sockets
+with 1012 and releases it (``RoomEvents.room_wanted``). A holder that is dead does
+not answer: its leases run out after ``LEASE_SECONDS``, and meanwhile the request is
+refused (503 with Retry-After).
 """
 
 from __future__ import annotations
@@ -25,6 +36,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
 
 from app.db import Database, repo
 from app.games import N_
@@ -38,6 +53,21 @@ SERVED_ELSEWHERE = N_("This table is served by another server just now; try agai
 RETRY_AFTER_S = 2  # the Retry-After of a request for a room another process serves
 REFUSAL = ("ROOM_LEASES needs PostgreSQL (DATABASE_URL=postgresql://...); "
            "SQLite takes one server process, which needs no leases")
+RELEASE_CHANNEL = "stammtisch_release"  # NOTIFY payload: the id of a room wanted
+HANDBACK_WAIT_S = 1.0  # how long a request waits for the holder to let a room go
+HANDBACK_POLL_S = 0.1  # how often it tries the lease meanwhile
+LISTEN_RETRY_S = 2.0  # a lost LISTEN connection is opened again after this pause
+
+
+def _notify(session: Session, *, match_id: str) -> None:
+    session.execute(text("SELECT pg_notify(:channel, :room)"),
+                    {"channel": RELEASE_CHANNEL, "room": match_id})
+
+
+def listen_conninfo(url: str) -> str:
+    """libpq's form of the app's database URL (SQLAlchemy names the driver)."""
+    scheme, sep, rest = url.partition("://")
+    return "postgresql" + sep + rest if scheme.startswith("postgres") else url
 
 
 def refusal(database_url: str) -> str | None:
@@ -60,6 +90,7 @@ class Leases:
         self._events = events
         self.me = str(uuid.uuid4())
         self.held: set[str] = set()  # the rooms this process took and did not give up
+        self.listening = asyncio.Event()  # set while :meth:`listen` hears the others
 
     async def take(self, room_id: str) -> bool | None:
         """Take ``room_id``'s lease: True (this process serves it now, renewed from
@@ -81,6 +112,38 @@ class Leases:
         self.held.clear()
         await self.db.run(repo.release_leases, owner=self.me)
 
+    async def ask(self, room_id: str) -> None:
+        """Ask the process holding ``room_id`` to let it go (it may be dead: then
+        nobody answers, and the lease runs out by itself)."""
+        await self.db.run(_notify, match_id=room_id)
+
+    def heard(self, room_id: str) -> None:
+        """Another process asked for ``room_id``: if this one holds it, it lets go."""
+        if room_id in self.held:
+            self._events.room_wanted(room_id)
+
+    async def listen(self) -> None:
+        """Hear the other processes ask for rooms (:meth:`ask`), for ever, on a
+        connection of its own; a lost connection is opened again."""
+        import psycopg  # PostgreSQL only (leases refuse to start on SQLite)
+
+        while True:
+            try:
+                conn: Any = await psycopg.AsyncConnection.connect(
+                    listen_conninfo(self.db.url), autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {RELEASE_CHANNEL}")
+                    self.listening.set()
+                    async for note in conn.notifies():
+                        self.heard(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("listening for rooms asked for failed: %s",
+                            str(exc).splitlines()[0][:200] if str(exc) else repr(exc))
+            self.listening.clear()
+            await asyncio.sleep(LISTEN_RETRY_S)
+
     def forget(self, room_id: str) -> None:
         """A room another process took over: nothing to give up, nothing to renew."""
         self.held.discard(room_id)
@@ -100,6 +163,11 @@ class Leases:
             self._events.rooms_lost(lost)
 
     async def run(self) -> None:
+        """The heartbeat (:meth:`beat`) and the handback's listener (:meth:`listen`),
+        for ever."""
+        await asyncio.gather(self.beat(), self.listen())
+
+    async def beat(self) -> None:
         """The heartbeat: :meth:`renew` every third of the lease, for ever. A renewal
         that fails (the database away) is tried again at the next beat; the leases
         run out meanwhile, and the fencing keeps a room taken over from being

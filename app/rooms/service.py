@@ -55,7 +55,13 @@ from app.rooms.errors import (
     Unauthorized,
 )
 from app.rooms.hints import Hints
-from app.rooms.leases import RETRY_AFTER_S, SERVED_ELSEWHERE, Leases
+from app.rooms.leases import (
+    HANDBACK_POLL_S,
+    HANDBACK_WAIT_S,
+    RETRY_AFTER_S,
+    SERVED_ELSEWHERE,
+    Leases,
+)
 from app.rooms.names import clean_name, same_name
 from app.rooms.pacing import Pacing, pause_left
 from app.rooms.pipeline import ActionPipeline
@@ -125,6 +131,8 @@ class RoomService:
         self.leases = Leases(db, lease_seconds or settings.lease_seconds, self.clock,
                              self) if leasing else None
         self._loading = asyncio.Lock()  # one room taken and loaded at a time
+        # the rooms being taken from another process: requests for one wait together
+        self._handbacks: dict[str, asyncio.Future[None]] = {}
         # every part reports what happened to a room to this service (RoomEvents)
         self.recovery = DatabaseRecovery(db, self._spawn, self)
         self.windows = ChallengeWindows(self._spawn, self)
@@ -204,6 +212,33 @@ class RoomService:
             room.close(handed_over=True)
             log.warning("room %s left memory: another server process serves it", room_id)
 
+    def room_wanted(self, room_id: str) -> None:
+        """The proxy sends this room's requests to another server process now (the
+        room was opened here, or the process it prefers is back): the room is handed
+        over (:meth:`_hand_over`)."""
+        if room_id in self.rooms:
+            self._spawn(self._hand_over(room_id))
+
+    async def _hand_over(self, room_id: str) -> None:
+        """The step being written is finished first (the room's lock); then the room
+        leaves memory as on a graceful stop (its pages reconnect, close 1012, to the
+        process that asked) and its lease is given up."""
+        room = self.rooms.get(room_id)
+        if room is None or self.leases is None:
+            return
+        async with room.lock:
+            if self.rooms.get(room_id) is not room:
+                return
+            self.rooms.pop(room_id)
+            self.bots.forget(room)
+            self.chat.forget(room_id)
+            room.close(handed_over=True)
+            try:
+                await self.leases.release(room_id)
+            except Exception as exc:  # it runs out by itself within LEASE_SECONDS
+                log.warning("room %s: the lease could not be given up: %s", room_id, exc)
+        log.info("room %s handed over to the server process that asked for it", room_id)
+
     def _end_if_nobody_plays_on(self, room: Room) -> None:
         """No person at the table can play on any more (every person's seat is out:
         :func:`app.rooms.quotas.nobody_plays_on`): once the result on show has been
@@ -234,20 +269,47 @@ class RoomService:
         Without leases every open room is in memory from the start: nothing to do."""
         if self.leases is None or room_id in self.rooms:
             return
-        async with self._loading:
-            if room_id in self.rooms:
-                return
-            taken = await self.leases.take(room_id)
-            if taken is False:
+        waiting = self._handbacks.get(room_id)
+        if waiting is None:  # one wait per room, however many requests ask for it
+            waiting = asyncio.ensure_future(self._take_and_load(room_id))
+            self._handbacks[room_id] = waiting
+            waiting.add_done_callback(lambda done: self._waited(room_id, done))
+        await asyncio.shield(waiting)
+
+    def _waited(self, room_id: str, done: asyncio.Future[None]) -> None:
+        self._handbacks.pop(room_id, None)
+        if not done.cancelled():
+            done.exception()  # told to the requests that waited (none: nobody to tell)
+
+    async def _take_and_load(self, room_id: str) -> None:
+        """Take the room's lease and load it; while another process holds it, ask
+        that one to let go (the handback, :mod:`app.rooms.leases`) and try again
+        for up to ``HANDBACK_WAIT_S``, then refuse (503)."""
+        assert self.leases is not None
+        loop = asyncio.get_running_loop()
+        until = loop.time() + HANDBACK_WAIT_S
+        asked = False
+        while True:
+            async with self._loading:
+                if room_id in self.rooms:
+                    return
+                taken = await self.leases.take(room_id)
+                if taken is None:
+                    return
+                if taken:
+                    try:
+                        await load_open_rooms(self.db, self.clock, self._admit, only=room_id)
+                    finally:
+                        if room_id not in self.rooms:  # finished meanwhile, or unreadable
+                            await self.leases.release(room_id)
+                    log.info("room %s taken and loaded", room_id)
+                    return
+            if loop.time() >= until:
                 raise ServedElsewhere(SERVED_ELSEWHERE, RETRY_AFTER_S)
-            if taken is None:
-                return
-            try:
-                await load_open_rooms(self.db, self.clock, self._admit, only=room_id)
-            finally:
-                if room_id not in self.rooms:  # finished meanwhile, or unreadable
-                    await self.leases.release(room_id)
-        log.info("room %s taken and loaded", room_id)
+            if not asked:
+                await self.leases.ask(room_id)
+                asked = True
+            await asyncio.sleep(HANDBACK_POLL_S)
 
     async def _hold(self, room: Room) -> None:
         """A room made here (opened, a rematch) is served here: with room leases its

@@ -96,7 +96,9 @@ def test_only_one_process_serves_a_room_the_other_refuses_it(pg_url: str) -> Non
 def test_a_lease_not_renewed_runs_out_and_the_room_goes_on_elsewhere_fenced(
         pg_url: str) -> None:
     async def scenario() -> None:
-        async with two_processes(pg_url, a_lease_s=1.0) as (a, b):
+        # b's refusal waits HANDBACK_WAIT_S (1 s) for a to hand the room over, which
+        # a, listening to nobody, does not: a lease of 2 s is still live then
+        async with two_processes(pg_url, a_lease_s=2.0) as (a, b):
             room_id, _ = await _started(a)
             made = [await _move(a, room_id) for _ in range(3)]
             old = a.get(room_id)

@@ -1,9 +1,10 @@
 """Two real server processes on one PostgreSQL schema with ``ROOM_LEASES`` on: a
-room made and played on the first is refused by the second while the first serves
-it (503 with Retry-After, a socket closed with 1012); killed with SIGKILL, the first
-lets its leases run out and the second takes the room over within LEASE_SECONDS + 2
-s, every move made before it there, and play goes on; stopped with SIGTERM, it hands
-the room over at once. With SQLite, leases refuse to start in one line."""
+room made and played on the first is handed over when the second is asked for it
+(its socket closed with 1012); the second killed with SIGKILL lets its leases run
+out, meanwhile the first refuses the room (503 with Retry-After, a socket closed
+with 1012) and takes it back within LEASE_SECONDS + 2 s, every move made before it
+there, and play goes on; stopped with SIGTERM, it hands the room over at once.
+With SQLite, leases refuse to start in one line."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from tests.conftest import Server, migrate
 from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import open_socket
 
-LEASE_S = 3
+LEASE_S = 5  # the dead process's lease outlives the three refusals (1 s each)
 ENV = {"ROOM_LEASES": "true", "LEASE_SECONDS": str(LEASE_S)}
 
 
@@ -63,6 +64,10 @@ def test_leases_on_sqlite_refuse_to_start_with_one_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["sigkill", "sigterm"])
 def test_the_other_server_takes_the_room_over_with_every_move(
         pg_url: str, tmp_path: Path, sig: int) -> None:
+    """The room is made and played on the first; asked for on the second, the first
+    hands it over at once (the handback: its socket closed with 1012); the second
+    then stopped with ``sig``, the first takes the room back: after the dead
+    process's lease ran out (503 with Retry-After meanwhile), or at once."""
     first = Server(pg_url, tmp_path / "first.log", ENV).start()
     second = Server(pg_url, tmp_path / "second.log", ENV).start()
     try:
@@ -74,25 +79,37 @@ def test_the_other_server_takes_the_room_over_with_every_move(
         before = table.view(tokens[1])
         other = Table.attach(second.base, table.room)
 
-        # the second refuses the room while the first serves it
-        refused = other.http.get(f"/api/rooms/{table.room}/view")
-        assert refused.status_code == 503 and refused.headers["retry-after"] == "2"
-        assert refused.json()["error"] == ("This table is served by another server just "
-                                           "now; try again in a moment.")
-        page = other.http.get(f"/r/{table.room}", headers={"Accept": "text/html"})
-        assert page.status_code == 503 and "another server" in page.text
-        ws = open_socket(second.ws_base, table.room, tokens[0])
+        # asked for on the second, the room is handed over by the first
+        ws = open_socket(first.ws_base, table.room, tokens[0])
+        ws.recv(timeout=5)
+        began = time.monotonic()
+        assert other.view(tokens[1]) == before, "every move made before is there"
+        print(f"handed over in {time.monotonic() - began:.2f} s")
         with pytest.raises(ConnectionClosed) as closed:
-            ws.recv(timeout=5)
+            while True:
+                ws.recv(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        _play(other, tokens, 4, rng, log)
+        before = other.view(tokens[1])
 
         stopped = time.monotonic()
-        first.kill(sig)
-        took = _taken_over(other, stopped, LEASE_S + 2)
+        second.kill(sig)
+        if sig == signal.SIGKILL:  # the first refuses while the dead one's lease lives
+            refused = table.http.get(f"/api/rooms/{table.room}/view")
+            assert refused.status_code == 503 and refused.headers["retry-after"] == "2"
+            assert refused.json()["error"] == ("This table is served by another server "
+                                               "just now; try again in a moment.")
+            page = table.http.get(f"/r/{table.room}", headers={"Accept": "text/html"})
+            assert page.status_code == 503 and "another server" in page.text
+            ws = open_socket(first.ws_base, table.room, tokens[0])
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        took = _taken_over(table, stopped, LEASE_S + 2)
         print(f"taken over {took:.2f} s after the {signal.Signals(sig).name}")
         assert took <= (LEASE_S + 2 if sig == signal.SIGKILL else 2.0)
-        assert other.view(tokens[1]) == before, "every move made before is there"
-        _play(other, tokens, 6, rng, log)
+        assert table.view(tokens[1]) == before, "every move made before is there"
+        _play(table, tokens, 6, rng, log)
     finally:
         first.stop()
         second.stop()
