@@ -109,9 +109,12 @@ def create_match(session: Session, *, match_id: str, game: str, players: int,
 
 def add_seat(session: Session, *, match_id: str, seat: int, name: str, token: str,
              is_bot: bool = False, version: int | None = None,
-             level: str = "strong", player_key: str | None = None) -> None:
+             level: str = "strong", player_key: str | None = None,
+             owner: str | None = None) -> None:
     """A seat taken; ``player_key`` (:func:`token_hash` of the player token) tells who
-    took it across matches (None for a bot)."""
+    took it across matches (None for a bot). ``owner``: see :func:`fence` (so for
+    every write of a room's below)."""
+    fence(session, match_id=match_id, owner=owner)
     session.add(SeatRow(match_id=match_id, seat=seat, name=name, is_bot=is_bot,
                         level=level, token_hash=token_hash(token), joined_at=now(),
                         player_key=player_key))
@@ -122,31 +125,38 @@ def add_seat(session: Session, *, match_id: str, seat: int, name: str, token: st
 
 
 def replace_seat(session: Session, *, match_id: str, seat: int, name: str,
-                 token: str, player_key: str | None = None) -> None:
+                 token: str, player_key: str | None = None, owner: str | None = None) -> None:
     """Somebody new takes over a seat in a running match: a new name, token and player
     (the old token stops working; the match counts for whoever finishes it)."""
+    fence(session, match_id=match_id, owner=owner)
     session.execute(update(SeatRow).where(SeatRow.match_id == match_id, SeatRow.seat == seat)
                     .values(name=name, token_hash=token_hash(token), is_bot=False,
                             joined_at=now(), player_key=player_key))
 
 
-def release_seat(session: Session, *, match_id: str, seat: int, dead_hash: str) -> None:
+def release_seat(session: Session, *, match_id: str, seat: int, dead_hash: str,
+                 owner: str | None = None) -> None:
     """The host released a seat: its token stops working (``dead_hash`` matches no
     token anybody has) until somebody takes the seat over."""
+    fence(session, match_id=match_id, owner=owner)
     session.execute(update(SeatRow).where(SeatRow.match_id == match_id, SeatRow.seat == seat)
                     .values(token_hash=dead_hash))
 
 
-def remove_seat(session: Session, *, match_id: str, seat: int, version: int) -> None:
+def remove_seat(session: Session, *, match_id: str, seat: int, version: int,
+                owner: str | None = None) -> None:
     """A seat is free again before the start (the host removed a bot)."""
+    fence(session, match_id=match_id, owner=owner)
     session.execute(delete(SeatRow).where(SeatRow.match_id == match_id, SeatRow.seat == seat))
     session.execute(update(MatchRow).where(MatchRow.id == match_id)
                     .values(version=version, last_active=now()))
 
 
-def swap_seats(session: Session, *, match_id: str, a: int, b: int, version: int) -> None:
+def swap_seats(session: Session, *, match_id: str, a: int, b: int, version: int,
+               owner: str | None = None) -> None:
     """The people (or free places) at seats ``a`` and ``b`` change places before the
     start (through a free number, so the unique (match, seat) pair always holds)."""
+    fence(session, match_id=match_id, owner=owner)
     rows = {r.seat: r for r in session.scalars(
         select(SeatRow).where(SeatRow.match_id == match_id,
                               or_(SeatRow.seat == a, SeatRow.seat == b)))}
@@ -314,9 +324,43 @@ class DealRecord:
     decisions: tuple[SeatDecisions, ...] = ()
 
 
-class StepFenced(Exception):
+class Fenced(Exception):
+    """A write of a room found the room not held by the process that wrote (see
+    :func:`fence`): it was refused, and nothing of its transaction is kept."""
+
+
+class StepFenced(Fenced):
     """A step's match UPDATE found no row to change: the step was refused (see
     :func:`record_step`'s ``owner``), and nothing of its transaction is kept."""
+
+
+def fence(session: Session, *, match_id: str, owner: str | None) -> None:
+    """With ROOM_LEASES every write of a room that is not a step (seats, chat, table
+    options, ``room_state``, a rematch, the idle close; a step is fenced by its own
+    UPDATE, :func:`record_step`) carries ``owner``, the id of the process that serves
+    the room (``app.rooms.leases``), and calls this first, in its transaction: the
+    match's row is locked for the transaction (``FOR SHARE``: a take of its lease by
+    another process waits for the commit), and unless ``owner`` holds the room it
+    raises :class:`Fenced`, so the caller's transaction rolls back having written
+    nothing. ``owner`` None (without leases): nothing is asked."""
+    if owner is None:
+        return
+    held = session.execute(_FENCE, {"match_id": match_id, "lease_owner": owner}).first()
+    if held is None:
+        raise Fenced(f"room {match_id} is not this process's (its lease)")
+
+
+def _fenced_update(session: Session, match_id: str, owner: str | None,
+                   **values: Any) -> None:
+    """An UPDATE of the match's row, fenced as :func:`fence` (in the UPDATE itself:
+    no statement more)."""
+    query = update(_MATCHES).where(_MATCHES.c.id == match_id)
+    if owner is None:
+        session.execute(query.values(**values))
+        return
+    changed = session.execute(query.where(_MATCHES.c.owner == owner).values(**values))
+    if getattr(changed, "rowcount", 0) != 1:
+        raise Fenced(f"room {match_id} is not this process's (its lease)")
 
 
 def record_step(session: Session, *, match_id: str, seq: int, seat: int | None, action: str,
@@ -431,6 +475,10 @@ _INSERT_ACTION = insert(_ACTIONS).inline()
 _UPDATE_MATCH = update(_MATCHES).where(_MATCHES.c.id == bindparam("step_match_id"))
 _UPDATE_FENCED = _UPDATE_MATCH.where(_MATCHES.c.owner == bindparam("step_owner"),
                                      _MATCHES.c.version == bindparam("step_prev_version"))
+_FENCE = (select(_MATCHES.c.id)
+          .where(_MATCHES.c.id == bindparam("match_id"),
+                 _MATCHES.c.owner == bindparam("lease_owner"))
+          .with_for_update(read=True))
 _SEATS = SeatRow.metadata.tables[SeatRow.__tablename__]
 _UPDATE_SEAT_RESULT = update(_SEATS).where(_SEATS.c.match_id == bindparam("result_match_id"),
                                            _SEATS.c.seat == bindparam("result_seat"))
@@ -490,15 +538,16 @@ def open_matches(session: Session, *, match_id: str | None = None) -> list[OpenM
     ]
 
 
-def save_room_state(session: Session, *, match_id: str, state: dict[str, Any]) -> None:
+def save_room_state(session: Session, *, match_id: str, state: dict[str, Any],
+                    owner: str | None = None) -> None:
     """What the room layer must bring back after a restart besides the match (the
     turn clock's deadline, seats a bot plays for, ...). Not part of the action log."""
-    session.execute(update(MatchRow).where(MatchRow.id == match_id)
-                    .values(room_state=state))
+    _fenced_update(session, match_id, owner, room_state=state)
 
 
-def close_match(session: Session, *, match_id: str) -> None:
+def close_match(session: Session, *, match_id: str, owner: str | None = None) -> None:
     """An unfinished match whose room was left idle: it will not be resumed."""
+    fence(session, match_id=match_id, owner=owner)
     row = session.get(MatchRow, match_id)
     if row is not None and row.status in ("waiting", "playing"):
         row.status = "closed"
@@ -597,9 +646,10 @@ def merge_players(session: Session, *, from_key: str, into_key: str) -> int:
 
 
 # ----- limits and recovery (app/rooms/quotas.py, app/rooms/recovery.py) -------------
-def delete_unstarted(session: Session, *, match_id: str) -> bool:
+def delete_unstarted(session: Session, *, match_id: str, owner: str | None = None) -> bool:
     """Remove a room whose match never started, with its seats (rows deleted, not
     closed). A room that started meanwhile is left alone."""
+    fence(session, match_id=match_id, owner=owner)
     result = session.execute(delete(MatchRow).where(
         MatchRow.id == match_id, MatchRow.status == "waiting"))
     return bool(getattr(result, "rowcount", 0))
@@ -702,7 +752,8 @@ def _chat(row: ChatRow) -> ChatMessage:
 
 
 def add_chat(session: Session, *, match_id: str, seat: int | None, name: str, kind: str,
-             text: str) -> ChatMessage:
+             text: str, owner: str | None = None) -> ChatMessage:
+    fence(session, match_id=match_id, owner=owner)
     row = ChatRow(match_id=match_id, seat=seat, name=name, kind=kind, text=text, at=now())
     session.add(row)
     session.flush()
@@ -730,19 +781,20 @@ def recent_chat(session: Session, *, match_id: str, limit: int = 100) -> list[Ch
 
 
 def save_table_options(session: Session, *, match_id: str,
-                       table_options: dict[str, Any]) -> None:
-    session.execute(update(MatchRow).where(MatchRow.id == match_id)
-                    .values(table_options=table_options))
+                       table_options: dict[str, Any], owner: str | None = None) -> None:
+    _fenced_update(session, match_id, owner, table_options=table_options)
 
 
 # ----- rematch ----------------------------------------------------------------------
 
 def create_rematch(session: Session, *, old_id: str, new_id: str, options: dict[str, Any],
                    table_options: dict[str, Any], seed: int | None,
-                   seats: list[SeatState]) -> None:
+                   seats: list[SeatState], owner: str | None = None) -> None:
     """The next match of a finished one, in one transaction: the same game, players,
     host token hash and seats (names, bots and seat token hashes, so every token of the
-    old table is valid at the same seat of the new one), linked both ways."""
+    old table is valid at the same seat of the new one), linked both ways. ``owner``:
+    the old room's write is fenced (:func:`fence`)."""
+    fence(session, match_id=old_id, owner=owner)
     old = session.get_one(MatchRow, old_id)
     stamp = now()
     session.add(MatchRow(
@@ -853,10 +905,12 @@ def review_shares(session: Session, *, match_id: str) -> dict[int, str]:
         ShareRow.match_id == match_id))}
 
 
-def share_reviews(session: Session, *, match_id: str, seat: int, holder: str | None
-                  ) -> dict[int, str]:
+def share_reviews(session: Session, *, match_id: str, seat: int, holder: str | None,
+                  owner: str | None = None) -> dict[int, str]:
     """Share the reviews of ``seat``'s person (``holder``: their token's hash) with the
-    others at the match, or withdraw them (``holder`` None); the shares afterwards."""
+    others at the match, or withdraw them (``holder`` None); the shares afterwards.
+    ``owner``: fenced (:func:`fence`) while the room is in a process's memory."""
+    fence(session, match_id=match_id, owner=owner)
     session.execute(delete(ShareRow).where(ShareRow.match_id == match_id,
                                            ShareRow.seat == seat))
     if holder is not None:

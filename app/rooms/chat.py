@@ -35,6 +35,7 @@ from app.rooms.errors import BadRequest, Forbidden, NotFound, TooMany, Unauthori
 from app.rooms.names import clean_name, has_bidi_control, same_name
 from app.rooms.room import Room
 from app.rooms.table_options import TABLE_DEFAULTS
+from app.rooms.writes import RoomWrites
 
 CHAT_MAX = 200
 CHAT_KEEP = 100
@@ -82,8 +83,12 @@ def clean_reaction(raw: Any) -> str:
 
 class TableChat:
     def __init__(self, db: Database, rate: str = CHAT_RATE,
-                 spectators_rate: str = SPECTATORS_RATE) -> None:
+                 spectators_rate: str = SPECTATORS_RATE,
+                 writes: RoomWrites | None = None) -> None:
+        """Messages and the spectators' switch are written through ``writes``
+        (fenced with room leases; None: unfenced)."""
         self.db = db
+        self._writes = writes or RoomWrites(db)
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
         self.rate = parse(rate)
         self.spectators_rate = parse(spectators_rate)
@@ -159,8 +164,8 @@ class TableChat:
             author = player.name
         self._limit(room, seat, writer)
         await self.messages(room)  # the log is loaded (from before this message)
-        message = await self.db.run(repo.add_chat, match_id=room.id, seat=seat, name=author,
-                                    kind=kind, text=body)
+        message = await self._writes.run(room.id, repo.add_chat, match_id=room.id, seat=seat,
+                                         name=author, kind=kind, text=body)
         self._logs[room.id].append(message)
         self._tell(room.id, ChatEvent(message))
         return message
@@ -193,7 +198,8 @@ class TableChat:
         if room.closed:
             raise NotFound(_("This table was closed."))
         table = {**room.table, "spectator_chat": on}
-        await self.db.run(repo.save_table_options, match_id=room.id, table_options=table)
+        await self._writes.run(room.id, repo.save_table_options, match_id=room.id,
+                               table_options=table)
         room.table = table
         self._tell(room.id, ChatEvent(None))
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.db import Database, repo
+from app.db import repo
 from app.games import GAMES
 from app.i18n import _
 from app.rooms.clock import Clock
 from app.rooms.errors import BadRequest, Forbidden, Unauthorized
 from app.rooms.room import Room, Seat, new_room_id
 from app.rooms.table_options import split_options
+from app.rooms.writes import RoomWrites
 
 
 def check_host(room: Room, host_token: str | None) -> None:
@@ -64,10 +65,11 @@ def next_room(room: Room, changes: dict[str, Any] | None, clock: Clock) -> Room:
     return new
 
 
-async def save_rematch(db: Database, room: Room, new: Room) -> None:
-    """Write ``new`` and link both matches (``prev_match_id`` / ``next_match_id``)."""
-    await db.run(
-        repo.create_rematch, old_id=room.id, new_id=new.id, options=new.options,
+async def save_rematch(writes: RoomWrites, room: Room, new: Room) -> None:
+    """Write ``new`` and link both matches (``prev_match_id`` / ``next_match_id``), a
+    write of the old room's (fenced with room leases)."""
+    await writes.run(
+        room.id, repo.create_rematch, old_id=room.id, new_id=new.id, options=new.options,
         table_options=new.table, seed=new.seed,
         seats=[repo.SeatState(s.index, s.name, s.is_bot, s.token_hash, s.level)
                for s in new.seats if s is not None])

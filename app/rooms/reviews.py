@@ -40,6 +40,7 @@ from app.games import N_
 from app.rooms.errors import Conflict, Forbidden, NotFound, Unauthorized, Unavailable
 from app.rooms.events import Spawn
 from app.rooms.room import Room
+from app.rooms.writes import RoomWrites
 
 log = logging.getLogger("stammtisch.rooms")
 
@@ -86,13 +87,16 @@ def review_seed(match_id: str, deal_no: int, seat: int) -> int:
 class Reviews:
     def __init__(self, db: Database, pool: BotPool | None, budget_ms: float,
                  spawn: Spawn, rooms: Mapping[str, Room] | None = None,
-                 now: Callable[[], float] = time.monotonic) -> None:
+                 now: Callable[[], float] = time.monotonic,
+                 writes: RoomWrites | None = None) -> None:
         self.db = db
         self.pool = pool
         self.budget_ms = budget_ms
         self._spawn = spawn
         self._rooms = rooms if rooms is not None else {}
         self._now = now
+        # the shares of a room in memory are written fenced (app.rooms.writes)
+        self._writes = writes or RoomWrites(db)
         self._working: dict[tuple[str, int, int], asyncio.Task[None]] = {}
         # reviews whose work failed: (when it may start again, the pause it waits)
         self._failed: dict[tuple[str, int, int], tuple[float, float]] = {}
@@ -184,10 +188,12 @@ class Reviews:
         assert who.seat is not None
         if who.status != "finished":
             raise Conflict(NOT_OVER)
-        shares = await self.db.run(repo.share_reviews, match_id=match_id, seat=who.seat,
-                                   holder=holder if shared else None)
-        log.info("reviews %s", "shared" if shared else "withdrawn")
         room = self._rooms.get(match_id)
+        # a room in memory shows the shares: its write is fenced (app.rooms.writes)
+        writes = self._writes if room is not None else RoomWrites(self.db)
+        shares = await writes.run(match_id, repo.share_reviews, match_id=match_id,
+                                  seat=who.seat, holder=holder if shared else None)
+        log.info("reviews %s", "shared" if shared else "withdrawn")
         if room is not None and not room.closed:
             room.shared_reviews = tuple(sorted(shares))
             room.tell()

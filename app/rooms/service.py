@@ -81,6 +81,7 @@ from app.rooms.table_options import split_options
 from app.rooms.turns import RELEASED, Turns
 from app.rooms.upkeep import load_open_rooms
 from app.rooms.windows import ChallengeWindows
+from app.rooms.writes import RoomWrites
 
 log = logging.getLogger("stammtisch.rooms")
 
@@ -137,18 +138,20 @@ class RoomService:
         self.recovery = DatabaseRecovery(db, self._spawn, self)
         self.windows = ChallengeWindows(self._spawn, self)
         self.pacing = Pacing(self._spawn, self)
-        self.turns = Turns(db, self._spawn, self)
+        # every write of a room besides its steps, fenced with leases (app.rooms.writes)
+        self.writes = RoomWrites(db, self.leases.me if self.leases else None, self)
+        self.turns = Turns(db, self._spawn, self, self.writes)
         self.pipeline = ActionPipeline(db, self.windows, self.pacing, self.recovery, self,
                                        owner=self.leases.me if self.leases else None)
         # strong bots think in ``pool`` (app.bots.pool); without one they play the
         # house rules like easy ones
         self.bots = BotDriver(self.pipeline, max(0, delay) / 1000, pool)
-        self.chat = TableChat(db)
+        self.chat = TableChat(db, writes=self.writes)
         # hints on a practice table think in the pool too, like a bot's move
         self.hints = Hints(pool)
         # reviews of a person's deal think in the pool too, behind the bots' moves
         self.reviews = Reviews(db, pool, settings.review_budget_ms, self._spawn,
-                               rooms=self.rooms, now=self.clock.now)
+                               rooms=self.rooms, now=self.clock.now, writes=self.writes)
 
     def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
@@ -393,9 +396,10 @@ class RoomService:
             index = next_free_seat(room, is_bot) if wanted is None else wanted
             new = Seat(index=index, name=name, token_hash=token_hash(token), is_bot=is_bot,
                        level=level)
-            await self.db.run(repo.add_seat, match_id=room.id, seat=index, name=name,
-                              token=token, is_bot=is_bot, version=room.version + 1,
-                              level=level, player_key=None if is_bot else player_key)
+            await self.writes.run(room.id, repo.add_seat, match_id=room.id, seat=index,
+                                  name=name, token=token, is_bot=is_bot,
+                                  version=room.version + 1, level=level,
+                                  player_key=None if is_bot else player_key)
             room.seats[index] = new
             if not is_bot:
                 presence.seen(room, index)
@@ -418,8 +422,8 @@ class RoomService:
             index = released[0] if seat is None else seat
             self._check_name(room, name, but=index)
             token = new_token()
-            await self.db.run(repo.replace_seat, match_id=room.id, seat=index, name=name,
-                              token=token, player_key=player_key)
+            await self.writes.run(room.id, repo.replace_seat, match_id=room.id, seat=index,
+                                  name=name, token=token, player_key=player_key)
             room.seats[index] = Seat(index=index, name=name, token_hash=token_hash(token))
             self.turns.taken_over(room, index)
             presence.seen(room, index)
@@ -497,8 +501,8 @@ class RoomService:
             player = room.seats[index]
             if player is None or not player.is_bot:
                 raise BadRequest(_("There is no bot in that seat."))
-            await self.db.run(repo.remove_seat, match_id=room.id, seat=index,
-                              version=room.version + 1)
+            await self.writes.run(room.id, repo.remove_seat, match_id=room.id, seat=index,
+                                  version=room.version + 1)
             room.seats[index] = None
             self.bots.forget(room, index)
             room.changed()
@@ -517,8 +521,8 @@ class RoomService:
             one, two = room.seats[first], room.seats[second]
             if one is None and two is None:
                 raise BadRequest(_("Both seats are free; there is nobody to move."))
-            await self.db.run(repo.swap_seats, match_id=room.id, a=first, b=second,
-                              version=room.version + 1)
+            await self.writes.run(room.id, repo.swap_seats, match_id=room.id, a=first,
+                                  b=second, version=room.version + 1)
             for player, to in ((one, second), (two, first)):
                 room.seats[to] = player
                 self.bots.forget(room, to)
@@ -544,8 +548,8 @@ class RoomService:
             if room.stand_ins.get(index) == RELEASED:
                 raise BadRequest(_("That seat is released already."))
             dead = "released:" + secrets.token_hex(24)  # no token hashes to this
-            await self.db.run(repo.release_seat, match_id=room.id, seat=index,
-                              dead_hash=dead)
+            await self.writes.run(room.id, repo.release_seat, match_id=room.id, seat=index,
+                                  dead_hash=dead)
             player.token_hash = dead
             room.present.pop(index, None)
             room.queued.pop(index, None)
@@ -600,7 +604,7 @@ class RoomService:
             if room.next_id is not None and room.next_id in self.rooms:
                 return self.rooms[room.next_id], False
             new = next_room(room, options, self.clock)
-            await save_rematch(self.db, room, new)
+            await save_rematch(self.writes, room, new)
             await self._hold(new)
             room.next_id = new.id
         log.info("rematch opened game=%s", room.game)
@@ -698,10 +702,16 @@ class RoomService:
         gone = self.quota.idle_rooms(self.rooms, self.clock.now())
         for room in gone:
             async with room.lock:
-                if room.match is None:
-                    await self.db.run(repo.delete_unstarted, match_id=room.id)
-                elif room.status != "finished":
-                    await self.db.run(repo.close_match, match_id=room.id)
+                if self.rooms.get(room.id) is not room:  # left meanwhile (leases)
+                    continue
+                try:
+                    if room.match is None:
+                        await self.writes.run(room.id, repo.delete_unstarted,
+                                              match_id=room.id)
+                    elif room.status != "finished":
+                        await self.writes.run(room.id, repo.close_match, match_id=room.id)
+                except ServedElsewhere:  # another process serves it: it left memory
+                    continue
                 self.rooms.pop(room.id, None)
                 self.bots.forget(room)
                 # its timers and bots stop; open sockets (spectators) learn that the

@@ -28,10 +28,12 @@ import time
 from typing import Any
 
 from app.db import Database, repo
+from app.rooms.errors import ServedElsewhere
 from app.rooms.events import RoomEvents, Spawn
 from app.rooms.pacing import pause_left
 from app.rooms.presence import away_at, is_away, is_connected
 from app.rooms.room import DealHold, Room
+from app.rooms.writes import RoomWrites
 
 log = logging.getLogger("stammtisch.rooms")
 
@@ -128,11 +130,14 @@ def load_state(room: Room, state: dict[str, Any] | None) -> None:
 class Turns:
     """Deadlines, stand-in decisions and the timers that wake the bot driver."""
 
-    def __init__(self, db: Database, spawn: Spawn, events: RoomEvents) -> None:
-        """``events`` hears when a bot may have to play for somebody."""
+    def __init__(self, db: Database, spawn: Spawn, events: RoomEvents,
+                 writes: RoomWrites | None = None) -> None:
+        """``events`` hears when a bot may have to play for somebody; ``room_state``
+        is written through ``writes`` (fenced with room leases; None: unfenced)."""
         self.db = db
         self._spawn = spawn
         self._events = events
+        self._writes = writes or RoomWrites(db)
 
     # ----- the clock ----------------------------------------------------------------
     def refresh(self, room: Room) -> None:
@@ -214,6 +219,9 @@ class Turns:
     async def _write(self, room_id: str, state: dict[str, Any]) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             try:
-                await self.db.run(repo.save_room_state, match_id=room_id, state=state)
+                await self._writes.run(room_id, repo.save_room_state, match_id=room_id,
+                                       state=state)
+            except ServedElsewhere:  # the room left memory: said and done there
+                pass
             except Exception:  # the table goes on; only a restart would lose the clock
                 log.exception("room %s: could not save the room state", room_id)
