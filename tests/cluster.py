@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -79,12 +80,8 @@ class Cluster:
 
     def start(self) -> Cluster:
         try:
-            for inst in self.instances:  # started together, then waited for
-                inst.proc = subprocess.Popen(inst.uvicorn_args(), cwd=inst.cwd, env=inst.env,
-                                             stdout=inst.log_path.open("ab"),
-                                             stderr=subprocess.STDOUT)
-            for inst in self.instances:
-                self._wait(inst)
+            with ThreadPoolExecutor(len(self.instances)) as starting:  # side by side
+                list(starting.map(Instance.start, self.instances))
             config, env = self.caddy_config()
             self.caddy = subprocess.Popen(
                 [self.caddy_bin, "run", "--config", str(config), "--adapter", "caddyfile"],
@@ -102,21 +99,6 @@ class Cluster:
         except BaseException:
             self.stop()
             raise
-
-    @staticmethod
-    def _wait(inst: Instance) -> None:
-        assert inst.proc is not None
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if inst.proc.poll() is not None:
-                raise RuntimeError(f"{inst.name} exited: {inst.log_path.read_text()[-3000:]}")
-            try:
-                if httpx.get(inst.base + "/readyz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"{inst.name} did not come up")
 
     def by_name(self, name: str) -> Instance:
         return next(i for i in self.instances if i.name == name)

@@ -280,7 +280,7 @@ def test_three_instances_behind_the_proxy_fail_over_with_every_move(
         assert all(len(names) == 1 for names in where.values()), where
         instance_of = {room: next(iter(names)) for room, names in where.items()}
         owners = _owners(db, rooms)
-        owner_of = {}  # instance name -> its process id (matches.owner)
+        owner_of: dict[str, str | None] = {}  # instance name -> its process (owner)
         for room, name in instance_of.items():
             assert owners[room] is not None
             assert owner_of.setdefault(name, owners[room]) == owners[room], room
@@ -298,37 +298,36 @@ def test_three_instances_behind_the_proxy_fail_over_with_every_move(
             stop = asyncio.Event()
             playing = [asyncio.create_task(p.play(stop)) for p in players]
 
-            async def played_since(moment: float, which: list[str], limit: float) -> None:
-                deadline = moment + limit + 5
-                while time.monotonic() < deadline:
-                    if all(p.first_ack_after(moment) for p in players if p.room in which):
-                        return
+            async def stop_busiest(label: str, sig: int, holders: dict[str, str | None],
+                                   among: list[str], limit: float) -> str:
+                """Stop the instance of ``among`` holding the most rooms with ``sig``;
+                wait until each of its tables played again (``limit`` + 5 s at most),
+                then 2 s more. Which instance it was."""
+                busiest = max(among, key=list(holders.values()).count)
+                victims[label] = [r for r in rooms if holders[r] == busiest]
+                moments[label] = moment = time.monotonic()
+                await asyncio.to_thread(cluster.by_name(busiest).kill, sig)
+                while time.monotonic() < moment + limit + 5:
+                    if all(p.first_ack_after(moment) for p in players
+                           if p.room in victims[label]):
+                        break
                     for task in playing:
                         if task.done():
                             task.result()
                     await asyncio.sleep(0.1)
+                await asyncio.sleep(2)
+                return busiest
 
             try:
                 await asyncio.sleep(3)
                 # the sockets reached the lease holders: no room moved meanwhile
                 assert _owners(db, rooms) == owners
                 assert all(p.acked for p in players), "every table plays"
-                counts = {n: list(instance_of.values()).count(n) for n in owner_of}
-                killed = max(counts, key=lambda n: counts[n])
-                victims["kill"] = [r for r in rooms if instance_of[r] == killed]
-                moments["kill"] = time.monotonic()
-                await asyncio.to_thread(cluster.by_name(killed).kill, signal.SIGKILL)
-                await played_since(moments["kill"], victims["kill"], TAKEOVER_LIMIT_S)
-                await asyncio.sleep(2)
+                killed = await stop_busiest("kill", signal.SIGKILL, dict(instance_of),
+                                            list(owner_of), TAKEOVER_LIMIT_S)
                 now = {r: name_of.get(o or "") for r, o in _owners(db, rooms).items()}
                 left = [n for n in owner_of if n != killed]
-                counts = {n: list(now.values()).count(n) for n in left}
-                stopped = max(counts, key=lambda n: counts[n])
-                victims["term"] = [r for r in rooms if now[r] == stopped]
-                moments["term"] = time.monotonic()
-                await asyncio.to_thread(cluster.by_name(stopped).kill, signal.SIGTERM)
-                await played_since(moments["term"], victims["term"], PAUSE_LIMIT_S)
-                await asyncio.sleep(2)
+                await stop_busiest("term", signal.SIGTERM, now, left, PAUSE_LIMIT_S)
             finally:
                 stop.set()
                 await asyncio.gather(*playing, return_exceptions=True)
