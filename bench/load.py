@@ -51,9 +51,18 @@ their priority, so that the server's event loop is not held up waiting for a cor
 client holds, as with clients on other machines: the figure for the longest stall of
 the server's own loop, not the machine's.
 
+With ``--instances N`` (PostgreSQL: ``--database-url``) the server is the compose
+profile ``cluster`` run outside Docker (``tests/cluster.py``): N instances started by
+``scripts/serve.sh`` with ``ROOM_LEASES`` behind Caddy running
+``deploy/Caddyfile.cluster`` (its upstream line naming the N), and the clients open,
+join and play every table through the proxy. The server CPU is then the instances'
+together (each one's share is printed too) and the proxy's is given apart; "CPU per
+action" is the instances' CPU per action, what a machine with more cores divides
+among them. No bare baseline.
+
 Usage: python bench/load.py [--profile paced|saturated] [--tables N] [--duration S]
        [--interval S] [--client-procs P] [--no-bare] [--database-url postgresql://...]
-       [--rounds N] [--ws-compression off|on|both] [--client-nice N]
+       [--rounds N] [--ws-compression off|on|both] [--client-nice N] [--instances N]
 Only 127.0.0.1 is contacted.
 """
 
@@ -89,6 +98,7 @@ from sqlalchemy import create_engine, text  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 from app.db.session import normalize_url  # noqa: E402
+from tests.cluster import Cluster  # noqa: E402
 from tests.conftest import Server, migrate  # noqa: E402
 
 NAMES = ("Anna", "Bert", "Cilli", "Done")
@@ -184,6 +194,34 @@ class BareServer(Server):
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("bare server did not come up")
+
+
+@dataclass
+class Served:
+    """What the clients play on (``base``, ``ws_base``: a server or the cluster's
+    proxy) and whose CPU and memory are measured: the app processes (``pids``, with
+    their own ``probes``: base URLs whose /healthz reports the loop's stalls) and,
+    in a cluster, the proxy (``proxy_pid``) apart."""
+    base: str
+    ws_base: str
+    pids: list[int]
+    probes: list[str]
+    proxy_pid: int | None = None
+
+    @classmethod
+    def server(cls, srv: Server) -> Served:
+        assert srv.proc is not None
+        return cls(srv.base, srv.ws_base, [srv.proc.pid], [srv.base])
+
+    @classmethod
+    def cluster(cls, cluster: Cluster) -> Served:
+        pids = [i.proc.pid for i in cluster.instances if i.proc is not None]
+        assert cluster.caddy is not None and len(pids) == len(cluster.instances)
+        return cls(cluster.base, cluster.ws_base, pids,
+                   [i.base for i in cluster.instances], cluster.caddy.pid)
+
+    def rss(self) -> int:
+        return sum(rss_kib(pid) for pid in self.pids)
 
 
 # ----- tables ----------------------------------------------------------------------
@@ -443,6 +481,8 @@ class Result:
     setup_s: float
     connect_s: float
     errors: list[str]
+    instance_cpu: list[float] = field(default_factory=list)  # each app process's share
+    proxy_cpu: float | None = None  # the cluster's proxy, share of one core
 
     @property
     def rate(self) -> float:
@@ -474,11 +514,9 @@ def cpu_ratio(real: Result, bare: Result) -> float:
     return bare.cpu_per_action / max(real.cpu_per_action, 1e-9)
 
 
-def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profile: str,
+def drive(srv: Served, setups: list[TableSetup], args: argparse.Namespace, profile: str,
           label: str, rss_before: int, setup_s: float) -> Result:
     """Connect every seat from the client processes, play, and measure."""
-    assert srv.proc is not None
-    pid = srv.proc.pid
     ctx = mp.get_context("spawn")
     procs, pipes = [], []
     chunks = [setups[i::args.client_procs] for i in range(args.client_procs)]
@@ -506,17 +544,23 @@ def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profi
     gather(120 + len(setups) * 0.1)
     connect_s = time.perf_counter() - t0
     time.sleep(1)
-    rss_open = rss_kib(pid)
-    cpu0, loop0, w0 = cpu_seconds(pid), main_thread_cpu_seconds(pid), time.perf_counter()
-    stalls = LoopStalls(srv.base)
+    rss_open = srv.rss()
+    proxy = [srv.proxy_pid] if srv.proxy_pid is not None else []
+    cpu0 = [cpu_seconds(pid) for pid in srv.pids + proxy]
+    loop0, w0 = sum(main_thread_cpu_seconds(pid) for pid in srv.pids), time.perf_counter()
+    stalls = [LoopStalls(probe) for probe in srv.probes]
     for pipe in pipes:
         pipe.send("go")
     done = gather(args.duration + ACTION_TIMEOUT + 60)
-    stalls.stop()
+    for probe in stalls:
+        probe.stop()
     wall = time.perf_counter() - w0
-    server_cpu = (cpu_seconds(pid) - cpu0) / wall
-    loop_cpu = (main_thread_cpu_seconds(pid) - loop0) / wall
-    rss_after = rss_kib(pid)
+    used = [(cpu_seconds(pid) - before) / wall
+            for pid, before in zip(srv.pids + proxy, cpu0, strict=True)]
+    instance_cpu = used[:len(srv.pids)]
+    server_cpu = sum(instance_cpu)
+    loop_cpu = (sum(main_thread_cpu_seconds(pid) for pid in srv.pids) - loop0) / wall
+    rss_after = srv.rss()
     for pipe in pipes:
         pipe.send("close")
     gather(60)
@@ -533,11 +577,14 @@ def drive(srv: Server, setups: list[TableSetup], args: argparse.Namespace, profi
         frame_bytes=int(statistics.median(sizes)) if sizes else 0,
         wire_bytes=sum(s.wire_bytes for s in stats), server_cpu=server_cpu,
         loop_cpu=loop_cpu,
-        client_cpu=[d[3] / d[2] for d in done], loop_stall_ms=stalls.longest,
-        loop_stall_all_ms=stalls.since_start, loop_busy_ms=stalls.busiest,
+        client_cpu=[d[3] / d[2] for d in done],
+        loop_stall_ms=LoopStalls.most(stalls, "longest"),
+        loop_stall_all_ms=LoopStalls.most(stalls, "since_start"),
+        loop_busy_ms=LoopStalls.most(stalls, "busiest"),
         rss_before=rss_before, rss_open=rss_open,
         rss_after=rss_after, setup_s=setup_s, connect_s=connect_s,
-        errors=[e for s in stats for e in s.errors])
+        errors=[e for s in stats for e in s.errors], instance_cpu=instance_cpu,
+        proxy_cpu=used[-1] if proxy else None)
 
 
 class LoopStalls:
@@ -574,33 +621,48 @@ class LoopStalls:
         self._thread.join(30)
         self._read()
 
+    @staticmethod
+    def most(probes: list[LoopStalls], name: str) -> float | None:
+        """The largest reading ``name`` of several processes' probes (None: none)."""
+        values = [v for p in probes if (v := getattr(p, name)) is not None]
+        return max(values) if values else None
+
 
 def compression_env(on: bool) -> dict[str, str]:
     return {"WS_COMPRESSION": "true" if on else "false"}
 
 
+SERVER_ENV = {
+    "LOG_LEVEL": "warning", "MAX_SOCKETS_PER_CLIENT": "1000000",
+    "MAX_REQUESTS_PER_CLIENT": "1000000", "MAX_ROOMS_PER_CLIENT": "0",
+    "MAX_OPEN_ROOMS": "1000000", "RATE_ROOMS": "1000000/minute",
+    "RATE_JOINS": "1000000/minute"}
+
+
+def measure(args: argparse.Namespace, srv: Served, warm_tables: int) -> Result:
+    """Warm up (``warm_tables`` tables opened and played a second, so imports,
+    templates and the database connections are loaded before "before" is read),
+    then open the tables and play them."""
+    warm = asyncio.run(open_tables(srv.base, warm_tables))
+    drive_args = argparse.Namespace(**{**vars(args), "duration": 1.0, "client_procs": 1})
+    drive(srv, warm, drive_args, "saturated", "warm-up", srv.rss(), 0)
+    time.sleep(1)
+    rss_before = srv.rss()
+    t0 = time.perf_counter()
+    setups = asyncio.run(open_tables(srv.base, args.tables))
+    setup_s = time.perf_counter() - t0
+    return drive(srv, setups, args, args.profile, "stammtisch", rss_before, setup_s)
+
+
 def run_real(args: argparse.Namespace, db_url: str, workdir: Path,
              compress: bool = False) -> Result:
-    srv = Server(db_url, workdir / "server.log", env={
-        "LOG_LEVEL": "warning", "MAX_SOCKETS_PER_CLIENT": "1000000",
-        "MAX_REQUESTS_PER_CLIENT": "1000000", "MAX_ROOMS_PER_CLIENT": "0",
-        "MAX_OPEN_ROOMS": "1000000", "RATE_ROOMS": "1000000/minute",
-        "RATE_JOINS": "1000000/minute", **compression_env(compress)})
+    if args.instances:
+        return run_cluster(args, db_url, workdir, compress)
+    srv = Server(db_url, workdir / "server.log", env={**SERVER_ENV, **compression_env(compress)})
     srv.start()
-    assert srv.proc is not None
     failed = True
     try:
-        # warm up: one table opened and its seats drawn, so imports, templates and the
-        # database connection are loaded before "before" is read
-        warm = asyncio.run(open_tables(srv.base, 1))
-        drive_args = argparse.Namespace(**{**vars(args), "duration": 1.0, "client_procs": 1})
-        drive(srv, warm, drive_args, "saturated", "warm-up", rss_kib(srv.proc.pid), 0)
-        time.sleep(1)
-        rss_before = rss_kib(srv.proc.pid)
-        t0 = time.perf_counter()
-        setups = asyncio.run(open_tables(srv.base, args.tables))
-        setup_s = time.perf_counter() - t0
-        result = drive(srv, setups, args, args.profile, "stammtisch", rss_before, setup_s)
+        result = measure(args, Served.server(srv), 1)
         failed = False
         return result
     finally:
@@ -610,14 +672,33 @@ def run_real(args: argparse.Namespace, db_url: str, workdir: Path,
             print("server log (tail):\n" + log[-3000:], file=sys.stderr)
 
 
+def run_cluster(args: argparse.Namespace, db_url: str, workdir: Path,
+                compress: bool = False) -> Result:
+    """``--instances N``: the cluster behind its proxy (tests/cluster.py)."""
+    cluster = Cluster(db_url, workdir, args.instances,
+                      {**SERVER_ENV, **compression_env(compress)})
+    failed = True
+    try:
+        cluster.start()
+        result = measure(args, Served.cluster(cluster), 2 * args.instances)
+        result.label = f"stammtisch, {args.instances} instances behind Caddy"
+        failed = False
+        return result
+    finally:
+        cluster.stop()
+        if failed:
+            for log in sorted(workdir.glob("*.log")):
+                print(f"{log.name} (tail):\n" + log.read_text(errors="replace")[-2000:],
+                      file=sys.stderr)
+
+
 def run_bare(args: argparse.Namespace, workdir: Path, frame_bytes: int) -> Result:
     srv = BareServer(workdir / "bare.log", frame_bytes, args.ws_compression == "on")
     srv.start()
-    assert srv.proc is not None
     try:
-        rss_before = rss_kib(srv.proc.pid)
-        setups = bare_tables(args.tables)
-        return drive(srv, setups, args, "saturated", "bare", rss_before, 0.0)
+        served = Served.server(srv)
+        return drive(served, bare_tables(args.tables), args, "saturated", "bare", served.rss(),
+                     0.0)
     finally:
         srv.stop()
 
@@ -625,6 +706,8 @@ def run_bare(args: argparse.Namespace, workdir: Path, frame_bytes: int) -> Resul
 # ----- the report --------------------------------------------------------------------
 def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
     db_kind = "PostgreSQL" if args.database_url else "SQLite"
+    if args.instances:
+        db_kind += f", {args.instances} instances behind Caddy"
     print(f"load bench {datetime.now(UTC):%Y-%m-%d %H:%M} UTC: Schafkopf, {args.profile}"
           f"{f' (every {args.interval:g} s)' if args.profile == 'paced' else ''}, "
           f"{real.tables} tables x 4 WebSocket seats, {args.duration:g} s, {db_kind}, "
@@ -644,7 +727,11 @@ def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
              f"{max(r.latencies_ms, default=float('nan')):.1f} ms"),
             ("frames/s, median frame", f"{r.frames / r.wall:.0f}, {r.frame_bytes} bytes"),
             ("on the wire per action and seat", f"{r.wire_per_push:.0f} bytes"),
-            ("server CPU under play (100% = one core)", f"{100 * r.server_cpu:.0f}%"),
+            ("server CPU under play (100% = one core)", f"{100 * r.server_cpu:.0f}%"
+             + (f" (instances {' '.join(f'{100 * c:.0f}%' for c in r.instance_cpu)};"
+                f" proxy {100 * r.proxy_cpu:.0f}% more,"
+                f" {1000 * r.proxy_cpu / max(r.rate, 1e-9):.2f} ms per action)"
+                if r.proxy_cpu is not None else "")),
             ("  of which event loop / other threads (database)",
              f"{100 * r.loop_cpu:.0f}% / {100 * (r.server_cpu - r.loop_cpu):.0f}%"),
             ("server CPU per action: all / other threads",
@@ -718,8 +805,17 @@ def main() -> None:
     p.add_argument("--ws-compression", choices=("off", "on", "both"), default="off",
                    help="whether the servers take the clients' permessage-deflate; both: "
                         "the real server with and without it in each round")
+    p.add_argument("--instances", type=int, default=0,
+                   help="N app instances with room leases behind the cluster's Caddy "
+                        "(PostgreSQL: --database-url; caddy on PATH); 0: one server, "
+                        "no proxy")
     args = p.parse_args()
     saturated = args.profile == "saturated"
+    if args.instances and (not args.database_url or args.ws_compression == "both"):
+        raise SystemExit("--instances needs --database-url (PostgreSQL) and runs one "
+                         "compression setting")
+    if args.instances:
+        args.no_bare, args.bare = True, False
     args.tables = args.tables or (100 if saturated else 1000)
     args.duration = args.duration or (20.0 if saturated else 60.0)
     if not 1 <= args.tables <= 4000 or not 1 <= args.duration <= 3600:
@@ -798,6 +894,9 @@ def summary(rounds: list[tuple[Result, Result | None]]) -> None:
           f"p99 {med(r.pct(0.99) for r in real):.1f} ms, "
           f"CPU per action {med(1000 * r.cpu_per_action for r in real):.2f} ms, "
           f"RSS per table {med(r.rss_per_table for r in real):.0f} KiB")
+    if real[0].proxy_cpu is not None:
+        print(f"  p50 {med(r.pct(0.5) for r in real):.1f} ms; the proxy's CPU per action "
+              f"{med(1000 * (r.proxy_cpu or 0) / max(r.rate, 1e-9) for r in real):.2f} ms")
     pairs = [(r, b) for r, b in rounds if b is not None]
     if pairs:
         ratios = [r.rate / b.rate for r, b in pairs]
