@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -38,9 +39,10 @@ class Settings(BaseSettings):
     # Several server processes on one PostgreSQL database (docs/scaling.md): a process
     # serves a room only while it holds the room's lease in the database, taken when
     # the room is first asked for and renewed every LEASE_SECONDS / 3; the writes of a
-    # process that lost a room are refused. Off: one process serves every room
-    # (refused at start with SQLite, which takes one process).
-    room_leases: bool = False
+    # process that lost a room are refused. auto: on with PostgreSQL, off with SQLite
+    # (one process per file, app/db/one_server.py); true is refused at start with
+    # SQLite. Off: one process serves every room and restores them all at start.
+    room_leases: Literal["auto"] | bool = "auto"
     # How long a room's lease lasts without renewal: a process that died gives its
     # rooms up to another after at most this long.
     lease_seconds: float = 8.0

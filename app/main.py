@@ -82,7 +82,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
             one_server.claim(url)
         except one_server.AlreadyServed as exc:
             _refuse_to_start(str(exc))
-        if settings.room_leases and (why := leases.refusal(url)) is not None:
+        if settings.room_leases is True and (why := leases.refusal(url)) is not None:
             _refuse_to_start(why)
         db = Database(url, group_max=settings.write_group_max)
         # strong bots think in other processes (app.bots.pool), off the event loop

@@ -106,10 +106,13 @@ class Server:
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.log_path = log_path
         # the suite opens many rooms from one address: the limits are tested on
-        # their own (tests/web/test_limits.py), with the defaults
+        # their own (tests/web/test_limits.py), with the defaults. On PostgreSQL room
+        # leases are on: a server killed by a test gives its rooms up to the one
+        # started after it within LEASE_SECONDS (see :meth:`serves`)
         self.env = {**os.environ, "DATABASE_URL": db_url, "ALLOW_SEEDED_ROOMS": "1",
                     "BOT_DELAY_MS": "0", "RATE_ROOMS": "10000/minute",
-                    "RATE_JOINS": "10000/minute", "RATE_QR": "10000/minute", **(env or {})}
+                    "RATE_JOINS": "10000/minute", "RATE_QR": "10000/minute",
+                    "LEASE_SECONDS": "2", **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
         self.cwd = ROOT  # the checkout whose app is served (benchmarks may serve another)
 
@@ -141,6 +144,21 @@ class Server:
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("server did not come up")
+
+    def serves(self, room: str, limit: float = 10.0) -> float:
+        """Wait until this server serves ``room``, as a client that honours
+        ``Retry-After`` would: after a SIGKILL with room leases (PostgreSQL) the dead
+        process's lease of the room runs out first (503 meanwhile). The seconds
+        waited."""
+        since = time.monotonic()
+        while True:
+            r = httpx.get(f"{self.base}/api/rooms/{room}/view", timeout=5)
+            if r.status_code != 503:
+                return time.monotonic() - since
+            assert r.headers.get("retry-after") == "2", r.text
+            if time.monotonic() - since > limit:
+                raise AssertionError(f"room {room} not served after {limit} s: {r.text}")
+            time.sleep(0.1)
 
     def kill(self, sig: int) -> None:
         """End the server with ``sig`` (SIGKILL: a crash; SIGTERM: a planned stop)."""

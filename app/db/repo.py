@@ -708,10 +708,18 @@ def take_lease(session: Session, *, match_id: str, owner: str,
     return False if session.execute(_IS_OPEN, {"match_id": match_id}).first() else None
 
 
+RENEW_LOCK_WAIT = "500ms"
+
+
 def renew_leases(session: Session, *, owner: str, match_ids: list[str],
                  seconds: float) -> set[str]:
     """Renew ``owner``'s leases of ``match_ids`` for ``seconds``, in one UPDATE: the
-    rooms it still holds (one missing was taken over by another process)."""
+    rooms it still holds (one missing was taken over by another process). It waits at
+    most :data:`RENEW_LOCK_WAIT` for the rows' locks: it runs on the database thread,
+    and while the database makes it wait (a lock held elsewhere) the steps queued
+    behind it would not be seen waiting (``app.rooms.recovery``); it is tried again
+    at the next beat."""
+    session.execute(text(f"SET LOCAL lock_timeout = '{RENEW_LOCK_WAIT}'"))
     rows = session.execute(_RENEW_LEASES, {"lease_owner": owner, "match_ids": match_ids,
                                            "lease": timedelta(seconds=seconds)})
     return set(rows.scalars())

@@ -70,6 +70,16 @@ def listen_conninfo(url: str) -> str:
     return "postgresql" + sep + rest if scheme.startswith("postgres") else url
 
 
+def enabled(setting: bool | str, database_url: str) -> bool:
+    """Whether a process on ``database_url`` serves rooms by lease: as ``setting``
+    (``ROOM_LEASES``) says, and when it is ``"auto"``, on PostgreSQL (where several
+    processes may share the database) and not on SQLite (one process per file,
+    ``app.db.one_server``)."""
+    if isinstance(setting, bool):
+        return setting
+    return refusal(database_url) is None
+
+
 def refusal(database_url: str) -> str | None:
     """Why the server cannot start with leases on ``database_url`` (one line), or
     None: leases share rooms among processes through PostgreSQL."""

@@ -61,6 +61,7 @@ from app.rooms.leases import (
     RETRY_AFTER_S,
     SERVED_ELSEWHERE,
     Leases,
+    enabled,
 )
 from app.rooms.names import clean_name, same_name
 from app.rooms.pacing import Pacing, pause_left
@@ -115,7 +116,8 @@ class RoomService:
                  room_leases: bool | None = None,
                  lease_seconds: float | None = None) -> None:
         """``room_leases`` and ``lease_seconds``: the settings ``ROOM_LEASES`` and
-        ``LEASE_SECONDS`` unless given."""
+        ``LEASE_SECONDS`` unless given (``ROOM_LEASES=auto``: leases on with
+        PostgreSQL, :func:`app.rooms.leases.enabled`)."""
         self.db = db
         self.clock: Clock = clock or MonotonicClock()
         self.rooms: dict[str, Room] = {}
@@ -127,7 +129,8 @@ class RoomService:
                                unstarted_idle_seconds=settings.unstarted_room_idle_minutes * 60,
                                max_rooms_per_client=settings.max_rooms_per_client)
         self._tasks: set[asyncio.Task[None]] = set()
-        leasing = settings.room_leases if room_leases is None else room_leases
+        leasing = enabled(settings.room_leases if room_leases is None else room_leases,
+                          db.url)
         # with leases this process serves only the rooms it holds (app.rooms.leases)
         self.leases = Leases(db, lease_seconds or settings.lease_seconds, self.clock,
                              self) if leasing else None

@@ -105,6 +105,7 @@ def test_people_s_decisions_are_written_with_the_deal_s_end_and_bots_are_not(
         # a restart: deal 1's decisions are in the database; deal 2's first ones are lost
         again = RoomService(Database(url), bot_delay_ms=0)
         await again.restore_open_rooms()
+        await again.load(room.id)  # with room leases (PostgreSQL): on first use
         back = again.get(room.id)
         got = await again.db.run(repo.deal_decisions, match_id=room.id, deal_no=1, seat=2)
         assert got is not None and [p["chosen"] for p in got.points] == [

@@ -58,7 +58,13 @@ def _run_out(db: Database, room_id: str) -> None:
 
 async def _lose(a: RoomService, b: RoomService, room_id: str) -> None:
     """``a``'s lease of the room runs out and ``b`` takes the room, as a request to
-    ``b`` would; ``a`` does not know yet (no renewal ran)."""
+    ``b`` would; ``a`` does not know yet (no renewal ran). What ``a`` writes in the
+    background (``room_state``) lands first: here only the write tried afterwards is
+    to meet the fence."""
+    for _ in range(200):
+        if (_rows(a.db, room_id)["match"][2] or {}) == a.rooms[room_id].state_written:
+            break
+        await asyncio.sleep(0.01)
     _run_out(a.db, room_id)
     await b.load(room_id)
     assert room_id in b.rooms and room_id in a.rooms

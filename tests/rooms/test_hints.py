@@ -10,9 +10,11 @@ import asyncio
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 from app.bots.pool import BotPool
 from app.db import Database, repo
+from app.db.models import MatchRow
 from app.rooms.errors import BadRequest, Conflict, Forbidden, Illegal, Stale, Unavailable
 from app.rooms.hints import used_in_deal
 from app.rooms.rematch import rematch_options
@@ -130,6 +132,10 @@ def test_who_may_ask_for_a_hint_and_what_a_hint_shown_leaves(db_url: str) -> Non
             late = asyncio.create_task(service.hints.ask(room, nxt, room.version))
             await asyncio.sleep(0.01)
             room.changed()  # the table moved on while the bot thought
+            # in the database too, as a step would (with room leases the next step's
+            # write must find the version it follows: repo.record_step)
+            await service.db.run(lambda session: session.execute(
+                update(MatchRow).where(MatchRow.id == room.id).values(version=room.version)))
             pool.gate.set()
             with pytest.raises(Stale):
                 await late
@@ -166,6 +172,7 @@ def test_a_restart_rebuilds_the_deal_s_hints_from_the_notes(db_url: str) -> None
 
         again = RoomService(Database(db_url), bot_delay_ms=0, pool=GatedPool())
         await again.restore_open_rooms()
+        await again.load(room.id)  # with room leases (PostgreSQL): on first use
         back = again.get(room.id)
         assert back.table["hints"] is True, "the option is kept with the room"
         assert back.hints_used == {seat} and back.hint_pending == set()
