@@ -70,6 +70,7 @@ PLAUSIBLE = 0.25  # a claim is plausible while this share of hands that size cou
 LIE_RATE = 0.4  # chance to add one more lie behind the true cards, while plausible
 BLUFF_RATE = 0.8  # without a true card or an Aussetzen: lie with one card, else pass
 DUMPERS = 0.15  # share of players judged as laying any number of cards, lies included
+DUMPERS_IN_ORDER = 0.5  # share of dumpers who lay their true cards first
 # After a pass or a skip a player who lies at all rarely lies with that one card.
 SINGLE_CARD_LIE = 0.1
 DANGER = 3  # an accused with this few cards left is close to winning the round
@@ -124,8 +125,7 @@ def claim_likelihood(count: int, held: int, claim: str) -> tuple[float, ...]:
     """How likely a player makes a claim of ``count`` cards from a hand of ``held``
     when it held ``t`` cards true for the claim, for t = 0..held: plausible play
     (``1 - DUMPERS``) as :func:`choose` lays, or a dumper (``DUMPERS``) who lays
-    1..held cards whatever it holds. Either lays its true cards first, so card ``i``
-    of the claim is a lie exactly when ``t < i``."""
+    1..held cards whatever it holds (:func:`dumper_share` splits the two)."""
     a_share = COPIES[AUSSETZEN] / (len(DECK) - TRUE_IN_DECK[claim])
     bound = most_plausible(held, claim)
 
@@ -149,16 +149,41 @@ def claim_likelihood(count: int, held: int, claim: str) -> tuple[float, ...]:
     return tuple(out)
 
 
+def shuffled_share(count: int, held: int, claim: str, true: int) -> float:
+    """The chance that a claim of ``count`` cards from a hand of ``held`` holding
+    ``true`` cards true for the claim was a dumper's who lays in any order."""
+    likelihood = claim_likelihood(count, held, claim)[true]
+    share = DUMPERS / held * (1 - DUMPERS_IN_ORDER)
+    return share / likelihood if likelihood > 0 else 1.0
+
+
 @lru_cache(maxsize=4096)
 def _claim_odds(count: int, held: int, claim: str, good: int, total: int
                 ) -> tuple[float, ...]:
     """For a claim of ``count`` cards laid from a hand of ``held``: the chance that
-    card ``i`` is a lie, for i = 1..count (index i - 1). ``good`` of the ``total``
-    cards the judging seat does not hold are true for the claim."""
+    card ``i`` is a lie, for i = 1..count (index i - 1), then the chance that any
+    card is. ``good`` of the ``total`` cards the judging seat does not hold are true
+    for the claim.
+
+    Plausible play lays its true cards first, so its card ``i`` is a lie exactly
+    when it held fewer than ``i``; so does a dumper now and then
+    (``DUMPERS_IN_ORDER``), while the others lay their cards in any order, each of
+    them a lie with the share of untrue cards in the hand. Against those the first
+    card is as good a target as the last, and a catch there takes the whole turn
+    back."""
     prior = _binomial(held, good, total)  # how many true cards the accused held
-    joint = [p * w for p, w in zip(prior, claim_likelihood(count, held, claim), strict=True)]
-    whole = sum(joint) or 1.0
-    return tuple(sum(joint[:i]) / whole for i in range(1, count + 1))
+    weights = claim_likelihood(count, held, claim)
+    # true cards first: plausible play and the orderly dumpers
+    ordered = [p * (w - DUMPERS / held * (1 - DUMPERS_IN_ORDER))
+               for p, w in zip(prior, weights, strict=True)]
+    shuffled = [p * DUMPERS / held * (1 - DUMPERS_IN_ORDER) for p in prior]
+    whole = sum(ordered) + sum(shuffled) or 1.0
+    each = sum(d * (1 - t / held) for t, d in enumerate(shuffled))
+    odds = [(sum(ordered[:i]) + each) / whole for i in range(1, count + 1)]
+    # any lie: held fewer than count true cards; of a shuffled dump, not all true
+    anywhere = sum(ordered[:count]) + sum(
+        d * (1 - comb(t, count) / comb(held, count)) for t, d in enumerate(shuffled))
+    return (*odds, anywhere / whole)
 
 
 def lie_chances(view: dict[str, Any]) -> dict[int | str, float]:
@@ -176,7 +201,7 @@ def lie_chances(view: dict[str, Any]) -> dict[int | str, float]:
     held = max(int(view["hand_counts"][accused]) + count, count)
     odds = _claim_odds(count, held, claim, good, total)
     chances: dict[int | str, float] = {i: odds[i - 1] for i in range(1, count + 1)}
-    chances["all"] = odds[-1]  # plausible play lays its true cards first
+    chances["all"] = odds[-1]
     return chances
 
 
@@ -211,12 +236,7 @@ def _round_end(view: dict[str, Any], legal: list[Action]) -> Action:
     challenges = _challenges(legal)
     if not challenges:
         return legal[0]
-    # the card most likely a lie: a catch keeps the round going, whatever comes back
     chances = lie_chances(view)
-    action = max(challenges, key=lambda a: chances[a.position])
-    if ACCEPT not in legal:
-        return action
-    lie = chances[action.position]
     seat, accused = view["seat"], view["challenge"]["accused"]
     mine = sum(CARD_POINTS[c] for c in view["hand"])
     counts = list(view["hand_counts"])
@@ -230,6 +250,20 @@ def _round_end(view: dict[str, Any], legal: list[Action]) -> Action:
     if view["scores"][accused] + at_stake >= view["target"]:
         at_stake *= MATCH_AT_STAKE
     cost = DIE_MEAN * AVERAGE_POINTS
+    count = view["stack"]["count"]
+
+    def value(challenge: Challenge) -> float:
+        """A catch keeps the round going, and the more cards come back the
+        better: a catch on the turn's first card takes the whole turn back."""
+        target = challenge.position
+        back = count if target == "all" else count - int(target) + 1
+        lie = chances[target]
+        return lie * (at_stake + back * AVERAGE_POINTS) - (1 - lie) * cost
+
+    action = max(challenges, key=value)
+    if ACCEPT not in legal:
+        return action
+    lie = chances[action.position]
     return action if lie * at_stake > (1 - lie) * cost else ACCEPT
 
 

@@ -21,10 +21,12 @@ The estimates are in the game's measure, as each game's search counts a deal
 (see :data:`MEASURES`). The best option is the best of those the strong bot itself
 weighs (its ``candidates``; every legal action where the game has none), the
 chosen one and silence: an option the search leaves out on purpose is estimated but
-never called better. A decision is a mistake when the best option leads the chosen
-one by more than the game's :data:`THRESHOLDS` and beyond noise: by more than
+never called better. A decision is a mistake when an option leads the chosen one
+by more than the game's :data:`THRESHOLDS` and beyond noise: by more than
 :func:`confidence` standard errors of the lead, world by world, on at least
-``MARK_SAMPLES`` worlds. The more options (plans) were weighed, the likelier one of
+``MARK_SAMPLES`` worlds (the best by its mean may be a gamble whose lead is large
+but uncertain, Lügenbeutel's dump; the best of the options sure to be better is
+then the one shown). The more options (plans) were weighed, the likelier one of
 them leads by chance, so the bar rises with their number (a two-sided 5 % level
 shared among them, as Bonferroni would).
 """
@@ -206,11 +208,21 @@ def review_point(game: str, point: DecisionPoint, earlier: Sequence[DecisionPoin
     pool = _considered(search, point.view, legal) | {chosen} | ({silent} if silent else set())
     best = max(pool, key=lambda a: (value[a], a == chosen))
     loss = value[best] - value[chosen]  # >= 0: best is the largest
-    error = found.paired_error(top[best], top[chosen])
-    mistake = (loss > THRESHOLDS.get(game, 0.0) and found.samples >= MARK_SAMPLES
-               and loss > confidence(len(options) - 1) * error)
+    bar = confidence(len(options) - 1)
+
+    def clearly_better(option: str) -> bool:
+        lead = value[option] - value[chosen]
+        return (lead > THRESHOLDS.get(game, 0.0) and found.samples >= MARK_SAMPLES
+                and lead > bar * found.paired_error(top[option], top[chosen]))
+
+    # a mistake when some option leads beyond noise: the best by its mean may be a
+    # gamble (Lügenbeutel's dump) whose lead is large but not certain
+    clear = [a for a in pool if a != chosen and clearly_better(a)]
+    mistake = bool(clear)
     reason = None
-    if mistake:
+    if mistake:  # the better option shown is the best of those sure to be better
+        best = max(clear, key=lambda a: value[a])
+        loss = value[best] - value[chosen]
         reason = _reason(game, search, point, earlier, best, silent, round(loss, 1), seed)
     return Reviewed(point.seq, point.chosen, best,
                     tuple(Option(a, value[a]) for a in plans), mistake, reason, loss)

@@ -11,16 +11,23 @@ The open turn is not dealt uniformly: the accused's hand before that turn is
 dealt and kept with the chance that a player holding that many true cards makes
 this claim (:func:`app.bots.luegenbeutel.claim_likelihood`, the house bot's own
 model of the table: plausible play, or now and then a player who dumps cards),
-tried up to ``WORLD_TRIES`` times. The turn's cards are then its true cards first
-(the number's, then Jokers) and lies behind them, in the order the house bot lies.
+tried up to ``WORLD_TRIES`` times. The turn's cards are then plausible play's (its
+true cards first, the number's, then Jokers, and lies behind them, in the order the
+house bot lies) or, with the chance that the claim was a dumper's who lays in any
+order (:func:`app.bots.luegenbeutel.shuffled_share`), any of its cards in any order.
 A skip or the one card laid after a pass is true with probability ``SINGLE_TRUE``
 when the hand allowed it. So a claim of many cards from a small hand is mostly the
 dumper's and its late cards lies, while a plausible claim is mostly true.
 
-The bot's own turn keeps to plausible play as the house bot does: its true cards
+The bot's own turn weighs plausible play as the house bot plays it: its true cards
 first, and a lie only while the claim stays plausible
-(:func:`app.bots.luegenbeutel.may_lie`), never its last card; it never dumps its
-hand in one lie (:func:`candidate_actions`).
+(:func:`app.bots.luegenbeutel.may_lie`), never its last card
+(:func:`candidate_actions`); and one more option, the dump (:func:`dump_plan`):
+the whole hand laid at once, a try to go out that a challenge stops only by
+picking a lie. Its rollouts lay the cards in a fresh random order in every world
+(the table cannot know the order, so the search must not profit from knowing
+it), and the others in the rollouts dump now and then too (the house bot's share
+of dumpers, ``DUMPERS``).
 
 A world is the engine's own match (``from_view``); rollouts play copies of it with
 the house heuristic for every seat: on its turn ``choose_action``, in another's
@@ -34,6 +41,7 @@ from __future__ import annotations
 
 import math
 import random
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +56,8 @@ from app.games import Match, Unseen
 from app.games.actions import Lay, Skip
 from app.games.luegenbeutel import (
     ACCEPT,
+    END,
+    LAY,
     NUMBERS,
     LuegenbeutelMatch,
     hand_points,
@@ -58,6 +68,7 @@ HORIZON = 6  # turns a rollout plays before the position is scored
 WORLD_TRIES = 40  # draws per world while looking for one the claim makes likely
 SINGLE_TRUE = 0.85  # a skip / a card laid after a pass is true if the hand allowed
 SILENT = "silent"  # the search's name for letting a challenge window pass
+STEP = ">"  # joins the actions of a plan (the dump: every card, then end the turn)
 ENDED = "end"  # the event of every ended turn (a skip's too)
 GAME = "luegenbeutel"
 
@@ -114,6 +125,8 @@ def _split_open_turn(pre: list[str], count: int, kind: str, claim: str,
         else:
             lies = [c for c in hand if not is_true(c, claim)] or hand
             laid = [lies[0]]
+    elif rng.random() < heuristic.shuffled_share(count, len(hand), claim, len(true)):
+        laid = hand[:count]  # a dumper's: any cards, in any order
     else:  # the true cards first, then lies as the house bot picks them
         laid = true[:count]
         rest = [c for c in hand if not is_true(c, claim)]
@@ -167,12 +180,15 @@ def _clockwise_from(seat: int, players: int) -> list[int]:
 
 
 def step(match: LuegenbeutelMatch, rng: random.Random, silent: int | None,
-         polled: list[int | None], policy: Policy = HOUSE) -> list[dict[str, Any]]:
+         polled: list[int | None], policy: Policy = HOUSE,
+         dumpers: float = 0.0) -> list[dict[str, Any]]:
     """One action by ``policy`` (the heuristic bots unless given), as a table of
     bots would take it: in an
     open window the seats that need not act are asked first (clockwise from the
     accused, once per window: ``polled`` holds the last window asked; ``silent`` has
-    let it pass), then the seat that must. Returns the events."""
+    let it pass), then the seat that must. A seat that begins its turn dumps its
+    hand with the chance ``dumpers`` (every card in any order, then the turn's end,
+    all in this one step). Returns the events."""
     window = match.challenge_window()
     if window is not None:
         assert match.open_turn is not None
@@ -193,6 +209,13 @@ def step(match: LuegenbeutelMatch, rng: random.Random, silent: int | None,
                     return match.simulate(s, answer)
     seat = match.turn
     assert seat is not None
+    if dumpers and rng.random() < dumpers:
+        hand = match.hands[seat]
+        if len(hand) > 1 and not match.laid and not match.passed:
+            events: list[dict[str, Any]] = []
+            for card in rng.sample(hand, len(hand)):
+                events += match.simulate(seat, LAY[card])
+            return events + match.simulate(seat, END)
     legal = match.legal(seat)
     return match.simulate(seat, legal[0] if len(legal) == 1
                           else policy.decide(GAME, match, seat, legal, rng))
@@ -239,7 +262,14 @@ class Luegenbeutel:
         assert isinstance(match, LuegenbeutelMatch)
         seat = position.seat
         silent = seat if action == SILENT else None
-        events = [] if action == SILENT else match.simulate(seat, action)
+        events = []
+        if STEP in action:  # the dump: its cards in an order the table cannot know
+            *cards, end = action.split(STEP)
+            for word in rng.sample(cards, len(cards)):
+                events += match.simulate(seat, word)
+            events += match.simulate(seat, end)
+        elif action != SILENT:
+            events = match.simulate(seat, action)
         polled: list[int | None] = [None]
         turns = 0
         while True:
@@ -250,17 +280,56 @@ class Luegenbeutel:
                     return relative([float(p) for p in event["points"]], seat)
             if turns >= HORIZON:
                 return relative(expected_gains(match), seat)
-            events = step(match, rng, silent, polled, self.policy)
+            events = step(match, rng, silent, polled, self.policy,
+                          heuristic.DUMPERS if self.policy is HOUSE else 0.0)
             silent = None
 
     def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        dump = dump_plan(view, legal) if dumping(view) else None
+        if dump is not None:
+            return dump  # a dump begun goes on to the last card
         if SILENT in legal:
             real = [a for a in legal if a != SILENT]
             return choose_optional(self.name, view, real, rng) or SILENT
         return choose_action(self.name, view, legal, rng)
 
     def candidates(self, view: dict[str, Any], legal: list[str]) -> list[str]:
-        return candidate_actions(view, legal)
+        dump = dump_plan(view, legal)
+        if dump is not None and dumping(view):
+            return [dump]
+        options = candidate_actions(view, legal)
+        return options if dump is None else [*options, dump]
+
+    def answer(self, option: str) -> str:
+        """The action to take now for the option chosen (a plan's first card)."""
+        return option.split(STEP)[0]
+
+
+def dumping(view: dict[str, Any]) -> bool:
+    """Whether the seat's turn in progress has gone past what the table may believe
+    (only a dump does): then it lays the rest of its hand too."""
+    laid = int(view.get("laid") or 0)
+    start = len(view.get("hand") or []) + laid
+    return laid > 0 and not view.get("passed") and laid > heuristic.most_plausible(
+        start, str(view.get("number")))
+
+
+def dump_plan(view: dict[str, Any], legal: list[str]) -> str | None:
+    """The whole hand laid in one claim, then the turn ended: a try to go out now
+    that a challenge stops only by picking a lie. The cards go down in an order
+    shuffled by the position (the same view, the same order), so that no place of
+    the turn is likelier than another to hold a true card. Begun, it goes on to
+    the last card. None where the seat may not lay its whole hand (after a pass) or
+    it would be a single card laid alone."""
+    hand = sorted(view.get("hand") or [])
+    if view.get("passed") or not hand or len(hand) + int(view.get("laid") or 0) < 2:
+        return None
+    if any(LAY[card].wire not in legal for card in hand):
+        return None
+    key = repr((hand, view.get("number"), view.get("laid"), view.get("hand_counts"),
+                view.get("deal_no"), view.get("seat")))
+    random.Random(zlib.crc32(key.encode())).shuffle(hand)
+    return STEP.join([*(LAY[card].wire for card in hand), END.wire])
 
 
 def candidate_actions(view: dict[str, Any], legal: list[str]) -> list[str]:
