@@ -53,6 +53,9 @@ class MatchRow(Base):
     # (its id, made at its start) and until when, by the database's clock
     owner: Mapped[str | None] = mapped_column(String(36))
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # with ROOM_LEASES: the SHA-256 of the client key that opened the room (the cap on
+    # open rooms per client, counted over every process: repo.rooms_opened_by)
+    opened_by: Mapped[str | None] = mapped_column(String(64), index=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="match", order_by="SeatRow.seat", cascade="all, delete-orphan"

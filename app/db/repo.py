@@ -98,12 +98,15 @@ def _info(row: MatchRow, with_deals: bool) -> MatchInfo:
 def create_match(session: Session, *, match_id: str, game: str, players: int,
                  options: dict[str, Any], host_token: str, seed: int | None = None,
                  table_options: dict[str, Any] | None = None,
-                 prev_match_id: str | None = None) -> None:
+                 prev_match_id: str | None = None, opened_by: str | None = None) -> None:
+    """A new room's match. ``opened_by``: the client key that opened it, kept as its
+    hash for the cap on open rooms per client (:func:`rooms_opened_by`)."""
     stamp = now()
     session.add(MatchRow(
         id=match_id, game=game, players=players, options=options, status="waiting",
         host_token_hash=token_hash(host_token), created_at=stamp, seed=seed, version=0,
         last_active=stamp, table_options=table_options, prev_match_id=prev_match_id,
+        opened_by=token_hash(opened_by) if opened_by is not None else None,
     ))
 
 
@@ -692,8 +695,22 @@ _RENEW_LEASES = (
            _MATCHES.c.id == any_(bindparam("match_ids", type_=ARRAY(String))))
     .values(lease_until=func.now() + _LEASE)
     .returning(_MATCHES.c.id))
+_OPENED_BY = (
+    select(func.count()).select_from(_MATCHES)
+    .where(_MATCHES.c.opened_by == bindparam("opened_by"),
+           _MATCHES.c.status.in_((*OPEN, "finished")), _MATCHES.c.next_match_id.is_(None),
+           _MATCHES.c.owner.is_not(None), _MATCHES.c.lease_until >= func.now()))
 _IS_OPEN = select(_MATCHES.c.id).where(_MATCHES.c.id == bindparam("match_id"),
                                        _MATCHES.c.status.in_(OPEN))
+
+
+def rooms_opened_by(session: Session, *, client: str) -> int:
+    """How many rooms ``client`` (a client key) opened that are open, over every
+    server process (with room leases): in a live process's memory (a lease that has
+    not run out), not closed, and without a rematch (which takes its place, for the
+    same client). A room that nobody serves now (its process died) does not count
+    until it is loaded again, as a room that left memory does not."""
+    return int(session.execute(_OPENED_BY, {"opened_by": token_hash(client)}).scalar_one())
 
 
 def take_lease(session: Session, *, match_id: str, owner: str,
@@ -809,6 +826,7 @@ def create_rematch(session: Session, *, old_id: str, new_id: str, options: dict[
         id=new_id, game=old.game, players=old.players, options=options, status="waiting",
         host_token_hash=old.host_token_hash, created_at=stamp, seed=seed, version=0,
         last_active=stamp, table_options=table_options, prev_match_id=old_id,
+        opened_by=old.opened_by,  # in place of the old one, for the same client
     ))
     session.flush()
     # the same people: each seat's player as at the old table (the token hash is too)

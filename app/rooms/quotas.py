@@ -5,7 +5,9 @@ are open at once, which rooms count as idle, and that a match has a person at it
   ``MAX_ROOMS_PER_CLIENT`` of them opened by one client (its address; IPv6 by /56)
   that are still open: waiting, being played, or finished without a rematch (a
   rematch takes its place and counts for the same client). Opening one more is
-  refused (429).
+  refused (429). With room leases (several processes on PostgreSQL) the first is
+  each process's own (its memory), and the second is counted in the database over
+  every process (``repo.rooms_opened_by``: rooms in a live process's memory).
 * Only people keep a room alive, and only with the table open (``presence.
   pages_open``: a seated person's page or socket, or before the start the host's
   page). With none open a room is idle after
@@ -60,10 +62,21 @@ class RoomQuota:
                    if r.opened_by == client and not r.closed and r.next_id is None)
 
     def check_client_can_open(self, rooms: dict[str, Room], client: str | None) -> None:
-        """429 once ``client`` has ``MAX_ROOMS_PER_CLIENT`` rooms open."""
-        if client is None or self.max_rooms_per_client <= 0:
-            return
-        if self.opened_by(rooms, client) >= self.max_rooms_per_client:
+        """429 once ``client`` has ``MAX_ROOMS_PER_CLIENT`` rooms open (in ``rooms``:
+        one process's memory)."""
+        if self.caps_clients(client):
+            assert client is not None
+            self.check_client_opened(self.opened_by(rooms, client))
+
+    def caps_clients(self, client: str | None) -> bool:
+        """Whether a room opened by ``client`` counts against a cap."""
+        return client is not None and self.max_rooms_per_client > 0
+
+    def check_client_opened(self, opened: int) -> None:
+        """429 when a client has ``opened`` rooms open, as many as it may: counted in
+        one process's memory (:meth:`check_client_can_open`), or with room leases
+        in the database over every process (``repo.rooms_opened_by``)."""
+        if opened >= self.max_rooms_per_client:
             cap = self.max_rooms_per_client
             raise TooMany(ngettext(
                 "{count} table opened from your address is still open, as many as one "

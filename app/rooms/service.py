@@ -358,17 +358,30 @@ class RoomService:
         except ValueError as exc:
             raise BadRequest.of(exc) from None
         self.quota.check_room_can_open(len(self.rooms))
-        self.quota.check_client_can_open(self.rooms, client)
+        await self._check_client(client)
         host_token = new_token()
         room = Room(id=new_room_id(), game=game, players=count, options=checked,
                     host_token_hash=token_hash(host_token), seed=seed, clock=self.clock,
                     table=table, opened_by=client)
         await self.db.run(repo.create_match, match_id=room.id, game=game, players=count,
                           options=checked, host_token=host_token, seed=seed,
-                          table_options=table)
+                          table_options=table,
+                          opened_by=client if self.leases is not None else None)
         await self._hold(room)
         log.info("room created game=%s players=%d", game, count)
         return room, host_token
+
+    async def _check_client(self, client: str | None) -> None:
+        """429 once ``client`` has ``MAX_ROOMS_PER_CLIENT`` rooms open: in this
+        process's memory, or with room leases in every process's (the database,
+        ``repo.rooms_opened_by``): behind a proxy a client's rooms are spread over
+        the processes, and move between them."""
+        if self.leases is None:
+            self.quota.check_client_can_open(self.rooms, client)
+        elif self.quota.caps_clients(client):
+            assert client is not None
+            self.quota.check_client_opened(
+                await self.db.read(repo.rooms_opened_by, client=client))
 
     async def join(self, room_id: str, name: Any, *, is_bot: bool = False,
                    seat: Any = None, level: str = DEFAULT_LEVEL,
