@@ -700,8 +700,14 @@ _OPENED_BY = (
     .where(_MATCHES.c.opened_by == bindparam("opened_by"),
            _MATCHES.c.status.in_((*OPEN, "finished")), _MATCHES.c.next_match_id.is_(None),
            _MATCHES.c.owner.is_not(None), _MATCHES.c.lease_until >= func.now()))
-_IS_OPEN = select(_MATCHES.c.id).where(_MATCHES.c.id == bindparam("match_id"),
-                                       _MATCHES.c.status.in_(OPEN))
+# a room another process serves: open, or finished without a rematch in a live
+# process's memory (its final table and its "play again" are only there)
+_SERVED_ELSEWHERE = select(_MATCHES.c.id).where(
+    _MATCHES.c.id == bindparam("match_id"),
+    or_(_MATCHES.c.status.in_(OPEN),
+        and_(_MATCHES.c.status == "finished", _MATCHES.c.next_match_id.is_(None),
+             _MATCHES.c.owner != bindparam("lease_owner"),
+             _MATCHES.c.lease_until >= func.now())))
 
 
 def rooms_opened_by(session: Session, *, client: str) -> int:
@@ -717,12 +723,16 @@ def take_lease(session: Session, *, match_id: str, owner: str,
                seconds: float) -> bool | None:
     """Make ``owner`` the server process of an open room for ``seconds`` if nobody
     else holds it (free, already ``owner``'s, or its lease ran out), in one UPDATE:
-    True. False: another process's lease is live. None: no open room has that id."""
+    True. False: another process's lease is live (of an open room, or of a finished
+    one without a rematch, which stays with that process: only an open room is
+    taken). None: no open room has that id, nor one served elsewhere."""
     taken = session.execute(_TAKE_LEASE, {"match_id": match_id, "lease_owner": owner,
                                           "lease": timedelta(seconds=seconds)})
     if getattr(taken, "rowcount", 0) == 1:
         return True
-    return False if session.execute(_IS_OPEN, {"match_id": match_id}).first() else None
+    elsewhere = session.execute(_SERVED_ELSEWHERE, {"match_id": match_id,
+                                                    "lease_owner": owner}).first()
+    return False if elsewhere else None
 
 
 RENEW_LOCK_WAIT = "500ms"

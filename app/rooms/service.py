@@ -228,12 +228,14 @@ class RoomService:
     async def _hand_over(self, room_id: str) -> None:
         """The step being written is finished first (the room's lock); then the room
         leaves memory as on a graceful stop (its pages reconnect, close 1012, to the
-        process that asked) and its lease is given up."""
+        process that asked) and its lease is given up. Not a finished room: only an
+        open room is taken and loaded, so the other answers 503 for it (its final
+        table and "Play again" are here) until it leaves memory."""
         room = self.rooms.get(room_id)
         if room is None or self.leases is None:
             return
         async with room.lock:
-            if self.rooms.get(room_id) is not room:
+            if self.rooms.get(room_id) is not room or room.status == "finished":
                 return
             self.rooms.pop(room_id)
             self.bots.forget(room)

@@ -3,8 +3,9 @@ room leases on (``ROOM_LEASES=auto``). The lobby opens a room on either; history
 standings read the database and are the same on both; a rematch made on the server
 of the old room is followed (``/r/{old}/next``) from the other, which takes the new
 room over (the handback), carrying the seat cookie on; the old room's page there
-sends its visitors after the rematch. A room's chat lives with the server that
-serves it."""
+sends its visitors after the rematch. A finished room without a rematch stays with
+its server, and the other answers 503 for it. A room's chat lives with the server
+that serves it."""
 
 from __future__ import annotations
 
@@ -69,6 +70,13 @@ def test_lobby_history_standings_and_rematch_work_from_either_server(
         assert record.status_code == 200 and "Anna Shared" in record.text
         standings = client.get("/standings?game=mauscheln", headers=PAGE)
         assert standings.status_code == 200 and "Anna Shared" in standings.text
+
+    # a finished room without a rematch stays with its server (its final table and
+    # "Play again" are only there): the other refuses it for now, and a keeps it
+    refused = b.post(f"/api/rooms/{old}/rematch", headers=_auth(host))
+    assert refused.status_code == 503 and refused.headers["retry-after"] == "2"
+    assert "served by another server" in refused.json()["error"]
+    assert old in _rooms(a) and old not in _rooms(b)
 
     # the rematch, made on the old room's server, followed from the other
     again = a.post(f"/api/rooms/{old}/rematch", headers=_auth(host))
