@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.db import repo
 from app.games import GAMES
 from app.i18n import _
-from app.rooms.errors import Forbidden, RoomError
+from app.rooms.errors import Forbidden, RoomError, ServedElsewhere
 from app.web import lobby as lobby_form
 from app.web import replay, settlement
 from app.web.chat_view import chat_context
@@ -109,6 +109,8 @@ async def join_form(room_id: str, request: Request, service: Service,
         player = player_token(request)
         seat_no, token = await service.join(room_id, name, seat=seat.strip() or None,
                                             player_key=repo.token_hash(player))
+    except ServedElsewhere:  # the room left this process: 503, not its closed page
+        raise
     except RoomError as exc:
         page = await _room_page(request, service, room_id, join_error=error_text(exc),
                                 join_name=name[:24], status_code=exc.status)

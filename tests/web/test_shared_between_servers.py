@@ -10,10 +10,14 @@ that serves it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import func, update
 
+from app.db import Database
+from app.db.models import MatchRow
 from app.main import create_app
 from tests.web.test_lobby_errors import entered
 
@@ -102,3 +106,28 @@ def test_lobby_history_standings_and_rematch_work_from_either_server(
     assert heard.status_code == 200 and [m["text"] for m in heard.json()["messages"]] == [
         "hallo"]
     assert new in _rooms(a) and new not in _rooms(b)
+
+
+def test_a_join_refused_by_the_fence_is_a_503_page_not_a_closed_table(
+        two: tuple[TestClient, TestClient], pg_url: str) -> None:
+    """a's lease ran out (it missed its renewals) and b took the room: a's next write
+    of it, a person joining by the form, is refused by the fence (app.rooms.writes),
+    and the browser is told to try again, not that the table closed."""
+    a, b = two
+    made = a.post("/api/rooms", json={"game": "schafkopf"})
+    room = made.json()["room"]
+    db = Database(pg_url)
+    try:
+        db.run_sync(lambda session: session.execute(
+            update(MatchRow).where(MatchRow.id == room)
+            .values(lease_until=func.now() - timedelta(seconds=1))))
+    finally:
+        db.close()
+    assert b.get(f"/api/rooms/{room}/view").status_code == 200  # b takes it
+    assert room in _rooms(a) and room in _rooms(b)  # a does not know yet
+    page = a.post(f"/r/{room}/join", data={"name": "Anna"}, headers=PAGE)
+    assert page.status_code == 503 and page.headers["retry-after"] == "2"
+    assert "another server" in page.text
+    assert room not in _rooms(a)
+    view = b.get(f"/api/rooms/{room}/view").json()
+    assert view["seats"] == [None, None, None, None], "nothing was written"
