@@ -17,7 +17,9 @@ Between a lease running out and the renewal that notices, the old process could
 still try to write a step. Its writes are *fenced*: a step's UPDATE of the match
 carries ``owner = <this process> AND version = <step> - 1`` (``repo.record_step``'s
 ``owner``), so it changes nothing once another process took the room, and the step
-is refused (``repo.StepFenced``) with its log row.
+is refused (``repo.StepFenced``) with its log row. Every other write of a room (seats,
+``room_state``, chat, options, a rematch, the idle close) is fenced likewise, by a
+lock of its row that must name this process (``app.rooms.writes``, ``repo.fence``).
 
 *Handback.* A proxy that routes by room id (docs/scaling.md) sends a room's requests
 to one process, which need not be the one holding its lease: the room was opened or
