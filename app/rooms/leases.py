@@ -25,12 +25,12 @@ lock of its row that must name this process (``app.rooms.writes``, ``repo.fence`
 to one process, which need not be the one holding its lease: the room was opened or
 rematched on whichever process got that request, or the process the proxy prefers
 came back after a failover. A process asked for a room another live process holds
-asks that one to let go (``NOTIFY stammtisch_release, '<room>'``, :meth:`Leases.ask`;
-every process ``LISTEN``s, :meth:`Leases.listen`) and waits up to ``HANDBACK_WAIT_S``
-for the lease: the holder finishes the step it is writing, closes the room's sockets
-with 1012 and releases it (``RoomEvents.room_wanted``). A holder that is dead does
-not answer: its leases run out after ``LEASE_SECONDS``, and meanwhile the request is
-refused (503 with Retry-After).
+asks that one to let go (``NOTIFY stammtisch_release, '<room> <asker>'``,
+:meth:`Leases.ask`; every process ``LISTEN``s, :meth:`Leases.listen`) and waits up
+to ``HANDBACK_WAIT_S`` for the lease: the holder finishes the step it is writing,
+closes the room's sockets with 1012 and releases it (``RoomEvents.room_wanted``). A
+holder that is dead does not answer: its leases run out after ``LEASE_SECONDS``,
+and meanwhile the request is refused (503 with Retry-After).
 """
 
 from __future__ import annotations
@@ -55,15 +55,15 @@ SERVED_ELSEWHERE = N_("This table is served by another server just now; try agai
 RETRY_AFTER_S = 2  # the Retry-After of a request for a room another process serves
 REFUSAL = ("ROOM_LEASES needs PostgreSQL (DATABASE_URL=postgresql://...); "
            "SQLite takes one server process, which needs no leases")
-RELEASE_CHANNEL = "stammtisch_release"  # NOTIFY payload: the id of a room wanted
+RELEASE_CHANNEL = "stammtisch_release"  # NOTIFY payload: "<room id> <asking process>"
 HANDBACK_WAIT_S = 1.0  # how long a request waits for the holder to let a room go
 HANDBACK_POLL_S = 0.1  # how often it tries the lease meanwhile
 LISTEN_RETRY_S = 2.0  # a lost LISTEN connection is opened again after this pause
 
 
-def _notify(session: Session, *, match_id: str) -> None:
-    session.execute(text("SELECT pg_notify(:channel, :room)"),
-                    {"channel": RELEASE_CHANNEL, "room": match_id})
+def _notify(session: Session, *, match_id: str, asker: str) -> None:
+    session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": RELEASE_CHANNEL, "payload": f"{match_id} {asker}"})
 
 
 def listen_conninfo(url: str) -> str:
@@ -127,11 +127,14 @@ class Leases:
     async def ask(self, room_id: str) -> None:
         """Ask the process holding ``room_id`` to let it go (it may be dead: then
         nobody answers, and the lease runs out by itself)."""
-        await self.db.run(_notify, match_id=room_id)
+        await self.db.run(_notify, match_id=room_id, asker=self.me)
 
-    def heard(self, room_id: str) -> None:
-        """Another process asked for ``room_id``: if this one holds it, it lets go."""
-        if room_id in self.held:
+    def heard(self, payload: str) -> None:
+        """Another process asked for a room (the payload: its id and the asker's):
+        if this one holds it, it lets go. Its own asking is not for it: it may have
+        taken the room by the time it hears itself."""
+        room_id, _, asker = payload.partition(" ")
+        if asker != self.me and room_id in self.held:
             self._events.room_wanted(room_id)
 
     async def listen(self) -> None:

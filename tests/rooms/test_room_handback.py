@@ -76,3 +76,22 @@ def test_a_holder_that_does_not_answer_keeps_the_room_until_its_lease_runs_out(
             assert room_id in a.rooms and room_id not in b.rooms
 
     run(scenario())
+
+
+def test_a_process_does_not_hand_over_what_it_asked_for_itself(pg_url: str) -> None:
+    """A process hears its own NOTIFY too, maybe after it took the room meanwhile."""
+    async def scenario() -> None:
+        async with two_processes(pg_url) as (a, b):
+            assert a.leases is not None and b.leases is not None
+            room_id, _ = await _started(a)
+            a.leases.heard(f"{room_id} {a.leases.me}")
+            await asyncio.sleep(0.2)
+            assert room_id in a.rooms and room_id in a.leases.held
+            a.leases.heard(f"{room_id} {b.leases.me}")  # b asks: a lets go
+            for _ in range(50):
+                if room_id not in a.rooms:
+                    break
+                await asyncio.sleep(0.05)
+            assert room_id not in a.rooms and room_id not in a.leases.held
+
+    run(scenario())
