@@ -116,7 +116,8 @@ class Room:
     # later of this and the last step (app.rooms.quotas)
     last_left: float = 0.0
     # the client (app.web.limits.client_key) that opened the room, for the cap on
-    # open rooms per client; kept in memory only (a restored room counts for nobody)
+    # open rooms per client; kept in memory only (a restored room counts for nobody).
+    # With room leases the cap is counted in the database instead (matches.opened_by)
     opened_by: str | None = None
     error: str | None = None
     closed: bool = False  # left memory (idle): nothing more may be written
