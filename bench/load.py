@@ -681,7 +681,8 @@ def run_cluster(args: argparse.Namespace, db_url: str, workdir: Path,
     try:
         cluster.start()
         result = measure(args, Served.cluster(cluster), 2 * args.instances)
-        result.label = f"stammtisch, {args.instances} instances behind Caddy"
+        result.label = (f"stammtisch, {args.instances} "
+                        f"instance{'s' * (args.instances > 1)} behind Caddy")
         failed = False
         return result
     finally:
@@ -707,7 +708,7 @@ def run_bare(args: argparse.Namespace, workdir: Path, frame_bytes: int) -> Resul
 def report(args: argparse.Namespace, real: Result, bare: Result | None) -> None:
     db_kind = "PostgreSQL" if args.database_url else "SQLite"
     if args.instances:
-        db_kind += f", {args.instances} instances behind Caddy"
+        db_kind += f", {args.instances} instance{'s' * (args.instances > 1)} behind Caddy"
     print(f"load bench {datetime.now(UTC):%Y-%m-%d %H:%M} UTC: Schafkopf, {args.profile}"
           f"{f' (every {args.interval:g} s)' if args.profile == 'paced' else ''}, "
           f"{real.tables} tables x 4 WebSocket seats, {args.duration:g} s, {db_kind}, "
