@@ -269,6 +269,7 @@ def test_three_instances_behind_the_proxy_fail_over_with_every_move(
     cluster = Cluster(pg_url, tmp_path, 3, {"LEASE_SECONDS": str(LEASE_S)})
     db = Database(pg_url)
     players: list[TablePlayer] = []
+    tables: list[tuple[Table, list[str]]] = []
     began = time.monotonic()
     try:
         cluster.start()
@@ -361,6 +362,8 @@ def test_three_instances_behind_the_proxy_fail_over_with_every_move(
             assert _answered_by(table.http, table.room, tokens[0]) == {last.name}
         assert set(_owners(db, rooms).values()) == {owner_of[last.name]}
     finally:
+        for table, _ in tables:
+            table.close()
         cluster.stop()
     try:
         for player in players:
