@@ -559,3 +559,51 @@ def test_what_play_reveals_is_true_of_the_real_hands(
     tricks = histories[seat].deal_tricks(view) if view["phase"] == "play" else None
     for place, cards in m.unseen(view, tricks).excluded.items():
         assert not set(places[place]) & cards, (place, places[place], cards)
+
+
+# ----- racing: options clearly beaten are dropped ------------------------------------------
+class _Race:
+    """A game of three options whose results are known: "good" wins every world by
+    10, "bad" loses by 10, "near" is a coin toss around "good"."""
+
+    name = "race"
+
+    def prepare(self, view: dict[str, Any], history: History) -> None:
+        return None
+
+    def sample(self, position: None, rng: random.Random) -> Any:
+        from app.bots.search.core import World
+        return World({})
+
+    def build(self, position: None, world: Any, seed: int) -> Any:
+        class _Copyable:
+            def copy(self) -> _Copyable:
+                return self
+        return _Copyable()
+
+    def rollout(self, match: Any, position: None, action: str, rng: random.Random) -> float:
+        noise = rng.gauss(0, 1)
+        return {"good": 10.0, "bad": -10.0, "near": 10.0 + 3 * rng.gauss(0, 1),
+                "prior": 0.0}[action] + noise
+
+    def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        return "prior"
+
+
+def test_racing_drops_clearly_beaten_options_and_keeps_the_heuristics_choice() -> None:
+    from app.bots.search.core import PRUNE_AFTER, _rollouts, search
+
+    game = _Race()
+    options = ["good", "bad", "near", "prior"]
+    results, samples, _ = _rollouts(game, None, options, random.Random(1), None, 200, 1,
+                                    keep="prior")
+    assert samples == 200
+    assert len(results["good"]) == len(results["near"]) == samples  # still in the race
+    assert len(results["prior"]) == samples  # kept whatever it scores
+    assert PRUNE_AFTER <= len(results["bad"]) < samples  # dropped once clearly beaten
+    whole, _, _ = _rollouts(game, None, options, random.Random(1), None, 200, 1)
+    assert all(len(got) == samples for got in whole.values())  # without keep: no racing
+
+    report = search(game, {}, options, History(), random.Random(2), None, 200)
+    assert report.action in ("good", "near")  # chosen among the options weighed throughout
+    assert report.means["bad"] < report.means["prior"] < report.means["good"]

@@ -42,6 +42,7 @@ class Plain:
     """A game's search with random playouts and the best mean winning."""
 
     confidence = 0.0  # read by app.bots.search.core: no confidence rule
+    prune = False  # nor racing: every option is played out on every world
 
     def __init__(self, game: Game, uniform: bool = False) -> None:
         inner = copy.copy(game)
