@@ -928,10 +928,13 @@ def seat_deals(session: Session, *, match_id: str, seat: int) -> list[DealDecisi
 
 def save_review(session: Session, *, match_id: str, deal_no: int, seat: int,
                 review: list[dict[str, Any]]) -> None:
-    """Keep the review of a seat's decisions in a deal (worked out once)."""
+    """Keep the review of a seat's decisions in a deal (worked out once: a review
+    already kept stays, so a second working-out, started by a request that read the
+    row just before the first was kept, changes nothing that was answered)."""
     session.execute(update(DecisionsRow).where(
         DecisionsRow.match_id == match_id, DecisionsRow.deal_no == deal_no,
-        DecisionsRow.seat == seat).values(review=review, reviewed_at=now()))
+        DecisionsRow.seat == seat, DecisionsRow.reviewed_at.is_(None)
+    ).values(review=review, reviewed_at=now()))
 
 
 def review_shares(session: Session, *, match_id: str) -> dict[int, str]:

@@ -71,3 +71,26 @@ def test_migrations_go_down_and_up_again(db_url: str) -> None:
         assert "matches" in inspect(db.engine).get_table_names()
     finally:
         db.close()
+
+
+def test_a_review_is_kept_once(db_url: str) -> None:
+    """A second working-out of the same review (two requests that both read it as
+    not done) does not replace the first, which may have been answered already."""
+    db = Database(db_url)
+    try:
+        db.run_sync(repo.create_match, match_id="room2", game="schafkopf", players=4,
+                    options={}, host_token="host-secret")
+        point = {"seq": 3, "holder": "h", "view": {}, "legal": ["a", "b"], "chosen": "a"}
+        db.run_sync(repo.record_deal, match_id="room2", deal_no=1, result={},
+                    scores_after=[0, 0, 0, 0],
+                    decisions=(repo.SeatDecisions(0, [point], True),))
+        found = db.run_sync(repo.deal_decisions, match_id="room2", deal_no=1, seat=0)
+        assert found is not None and found.review is None
+        first = [{"chosen": "a", "best": "b", "estimate": 1.0}]
+        db.run_sync(repo.save_review, match_id="room2", deal_no=1, seat=0, review=first)
+        db.run_sync(repo.save_review, match_id="room2", deal_no=1, seat=0,
+                    review=[{"chosen": "a", "best": "a", "estimate": 2.0}])
+        found = db.run_sync(repo.deal_decisions, match_id="room2", deal_no=1, seat=0)
+        assert found is not None and found.review == first
+    finally:
+        db.close()
