@@ -205,6 +205,12 @@ def lie_chances(view: dict[str, Any]) -> dict[int | str, float]:
     return chances
 
 
+def _taken_back(target: int | str, count: int) -> int:
+    """The cards a liar caught by a challenge of ``target`` takes back, of a turn of
+    ``count``: the doubted card and every one after it."""
+    return count if target == "all" else count - int(target) + 1
+
+
 def _best_challenge(view: dict[str, Any], challenges: list[Challenge]
                     ) -> tuple[Challenge, float]:
     """Of ``challenges`` (at least one), the one with the highest expected value for
@@ -220,7 +226,7 @@ def _best_challenge(view: dict[str, Any], challenges: list[Challenge]
     for action in challenges:
         target = action.position
         lie = chances.get(target, 0.0)
-        back = count if target == "all" else count - int(target) + 1
+        back = _taken_back(target, count)
         value = lie * weight * (back + DIE_MEAN) - (1 - lie) * DIE_MEAN
         if value > best_value:
             best, best_value = action, value
@@ -256,7 +262,7 @@ def _round_end(view: dict[str, Any], legal: list[Action]) -> Action:
         """A catch keeps the round going, and the more cards come back the
         better: a catch on the turn's first card takes the whole turn back."""
         target = challenge.position
-        back = count if target == "all" else count - int(target) + 1
+        back = _taken_back(target, count)
         lie = chances[target]
         return lie * (at_stake + back * AVERAGE_POINTS) - (1 - lie) * cost
 

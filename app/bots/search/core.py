@@ -199,7 +199,6 @@ def _rollouts(game: Game, position: Any, options: list[str], rng: random.Random,
 def _still_racing(results: dict[str, list[float]], racing: list[str],
                   keep: str) -> list[str]:
     """The options of ``racing`` not clearly beaten by the leader (``keep`` stays)."""
-    n = len(results[keep])
     leader = max(racing, key=lambda a: sum(results[a]))
     out = []
     for action in racing:
@@ -207,9 +206,7 @@ def _still_racing(results: dict[str, list[float]], racing: list[str],
             out.append(action)
             continue
         diffs = [b - a for b, a in zip(results[leader], results[action], strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean <= 0 or mean <= PRUNE * math.sqrt(var / n):
+        if not _clearly_better(diffs, PRUNE):
             out.append(action)
     return out
 
