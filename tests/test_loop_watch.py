@@ -3,13 +3,15 @@ fed stalls by hand (no timing is asserted)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.loop_watch import WARN_EVERY_S, WINDOW_S, LoopWatch
+from app.loop_watch import GIVE_WAY_TURNS, SLICE_S, TICK_S, WARN_EVERY_S, WINDOW_S, LoopWatch
 from app.main import create_app
 from tests.conftest import migrate
 
@@ -50,3 +52,63 @@ def test_healthz_says_how_long_the_loop_was_held_up(tmp_path: Path) -> None:
     assert answer["status"] == "ok"
     assert set(answer["loop_stall_ms"]) == {"recent", "since_start", "busiest"}
     assert answer["loop_stall_ms"]["since_start"] >= answer["loop_stall_ms"]["recent"] >= 0
+
+
+async def _turns_before(watch: LoopWatch, on_turn: object = None) -> int:
+    """How many turns of the loop went by while ``give_way`` waited: a callback
+    counts the turns (and may play the probe waking up, ``on_turn``)."""
+    turns = 0
+    done = False
+
+    def tick() -> None:
+        nonlocal turns
+        if done:
+            return
+        turns += 1
+        if callable(on_turn):
+            on_turn(turns)
+        asyncio.get_running_loop().call_soon(tick)
+
+    asyncio.get_running_loop().call_soon(tick)
+    await watch.give_way()
+    done = True
+    return turns
+
+
+def test_work_goes_on_at_once_while_the_loop_keeps_up_or_nobody_watches() -> None:
+    watch = LoopWatch()
+    assert not watch.behind() and asyncio.run(_turns_before(watch)) == 0, "no probe running"
+    watch.woke = time.monotonic()
+    assert not watch.behind() and asyncio.run(_turns_before(watch)) == 0, "the probe just woke"
+    watch.woke = time.monotonic() - (TICK_S + SLICE_S / 2)
+    assert not watch.behind(), "late by less than a slice"
+
+
+def test_work_gives_way_while_the_loop_is_behind_until_the_probe_wakes() -> None:
+    watch = LoopWatch()
+    watch.woke = time.monotonic() - 1.0  # the probe is a second late
+    assert watch.behind()
+
+    def probe_wakes_on_the_third(turn: int) -> None:
+        if turn == 3:
+            watch.woke = time.monotonic()
+
+    assert asyncio.run(_turns_before(watch, probe_wakes_on_the_third)) == 3
+    watch.woke = time.monotonic() - 1.0
+    # a probe that never wakes (cancelled, or the loop is wedged) holds nothing up
+    # for ever: the work goes on after a few turns
+    assert asyncio.run(_turns_before(watch)) == GIVE_WAY_TURNS
+
+
+def test_a_stopped_probe_says_nothing_about_the_loop() -> None:
+    async def run_briefly() -> LoopWatch:
+        watch = LoopWatch()
+        probe = asyncio.create_task(watch.run())
+        await asyncio.sleep(TICK_S * 2)
+        assert watch.woke is not None
+        probe.cancel()
+        await asyncio.gather(probe, return_exceptions=True)
+        return watch
+
+    watch = asyncio.run(run_briefly())
+    assert watch.woke is None and not watch.behind()

@@ -54,6 +54,7 @@ from app.config import get_settings
 from app.db.retry import DatabaseUnavailable
 from app.games import IllegalAction
 from app.i18n import _
+from app.loop_watch import LoopWatch
 from app.rooms.chat import ChatEvent
 from app.rooms.errors import RoomError, ServedElsewhere, Stale
 from app.rooms.hints import HINT_BUSY
@@ -98,8 +99,9 @@ def is_disconnect(error: BaseException) -> bool:
 
 class Connection:
     def __init__(self, ws: WebSocket, service: RoomService, room: Room, seat: int | None,
-                 host_token: str | None) -> None:
+                 host_token: str | None, watch: LoopWatch) -> None:
         self.ws = ws
+        self.watch = watch  # the loop's probe: a push gives way while the loop is behind
         self.service = service
         self.room = room
         self.seat = seat
@@ -223,6 +225,7 @@ class Connection:
                             return
                         self.sent.pop("notice", None)  # drawn again with the table
                     self.stale = False
+                    await self.watch.give_way()
                     async with self.room.lock:  # render only state that is already durable
                         self.check_seat()
                         redraw_chat = self.seat_news is not None
@@ -386,7 +389,8 @@ async def _serve(websocket: WebSocket, service: RoomService, room: Room,
     await websocket.accept()
     host_token = websocket.cookies.get(HOST_COOKIE)
     drop_handshake(websocket)
-    conn = Connection(websocket, service, room, seat, host_token)
+    conn = Connection(websocket, service, room, seat, host_token,
+                      watch=websocket.app.state.loop_watch)
     conn.check_seat()  # the host may have swapped or released the seat meanwhile
     room.listeners.add(conn.notify)
     service.chat.subscribe(room.id, conn.on_chat)
