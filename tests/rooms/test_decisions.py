@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
+import zlib
 
 from app.db import Database, repo
 from app.rooms.room import Room
@@ -99,6 +101,10 @@ def test_people_s_decisions_are_written_with_the_deal_s_end_and_bots_are_not(
             await service.act(room.id, seat, rng.choice(room.match.legal_actions(seat)),
                               room.version)
         assert len(room.decisions) == 3 and all(d.deal_no == 2 for d in room.decisions)
+        # kept compressed, each in a block of Python's small-object allocator (at most
+        # 512 bytes), not one of the C allocator's that a deal's pushes scatter
+        assert all(sys.getsizeof(d.view) <= 512 for d in room.decisions)
+        assert all(len(d.view) < len(zlib.decompress(d.view)) for d in room.decisions)
         await service.close()
         service.db.close()
 
