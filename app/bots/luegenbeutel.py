@@ -29,14 +29,6 @@ would take back (weighted more when the accused is close to going out) outweigh 
 die it would roll itself. At the end of a round it weighs the points it would hand
 the winner by accepting against the die.
 
-What a seat's play has shown. The strong bot's memory (the search's History)
-keeps, for every other seat, what its claims and the cards challenges turned over
-of them showed (:class:`Habits`, from the public parts of the views its own seat
-saw): how many of its claims were likely a dumper's, and whether its dumps lay
-true cards first. Asked with a seat's :class:`SeatHabits` the odds above use that
-seat's share of dumpers and of orderly dumpers instead of ``DUMPERS`` and
-``DUMPERS_IN_ORDER``; the house bot alone keeps no memory and uses the defaults.
-
 ``choose`` answers whenever the seat is asked; ``optional`` is for a seat that may
 call the liar but need not, and returns None to stay silent.
 """
@@ -46,7 +38,6 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 from typing import Any
@@ -130,13 +121,11 @@ def may_lie(count: int, held: int, claim: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def claim_likelihood(count: int, held: int, claim: str, dumpers: float = DUMPERS
-                     ) -> tuple[float, ...]:
+def claim_likelihood(count: int, held: int, claim: str) -> tuple[float, ...]:
     """How likely a player makes a claim of ``count`` cards from a hand of ``held``
     when it held ``t`` cards true for the claim, for t = 0..held: plausible play
-    (``1 - dumpers``) as :func:`choose` lays, or a dumper (``dumpers``, ``DUMPERS``
-    unless a seat's :class:`Habits` say otherwise) who lays 1..held cards whatever it
-    holds (:func:`shuffled_share` splits the two)."""
+    (``1 - DUMPERS``) as :func:`choose` lays, or a dumper (``DUMPERS``) who lays
+    1..held cards whatever it holds (:func:`dumper_share` splits the two)."""
     a_share = COPIES[AUSSETZEN] / (len(DECK) - TRUE_IN_DECK[claim])
     bound = most_plausible(held, claim)
 
@@ -156,24 +145,20 @@ def claim_likelihood(count: int, held: int, claim: str, dumpers: float = DUMPERS
         else:  # the true cards, as many as plausible, then lies while plausible
             laid = min(t, bound)
             plain = lies(laid + 1) if count >= laid else 0.0
-        out.append((1 - dumpers) * plain + dumpers / held)
+        out.append((1 - DUMPERS) * plain + DUMPERS / held)
     return tuple(out)
 
 
-def shuffled_share(count: int, held: int, claim: str, true: int, dumpers: float = DUMPERS,
-                   in_order: float = DUMPERS_IN_ORDER) -> float:
+def shuffled_share(count: int, held: int, claim: str, true: int) -> float:
     """The chance that a claim of ``count`` cards from a hand of ``held`` holding
-    ``true`` cards true for the claim was a dumper's who lays in any order
-    (``dumpers``, ``in_order``: the seat's :class:`Habits`, the defaults unless
-    learned)."""
-    likelihood = claim_likelihood(count, held, claim, dumpers)[true]
-    share = dumpers / held * (1 - in_order)
+    ``true`` cards true for the claim was a dumper's who lays in any order."""
+    likelihood = claim_likelihood(count, held, claim)[true]
+    share = DUMPERS / held * (1 - DUMPERS_IN_ORDER)
     return share / likelihood if likelihood > 0 else 1.0
 
 
 @lru_cache(maxsize=4096)
-def _claim_odds(count: int, held: int, claim: str, good: int, total: int,
-                dumpers: float = DUMPERS, in_order: float = DUMPERS_IN_ORDER
+def _claim_odds(count: int, held: int, claim: str, good: int, total: int
                 ) -> tuple[float, ...]:
     """For a claim of ``count`` cards laid from a hand of ``held``: the chance that
     card ``i`` is a lie, for i = 1..count (index i - 1), then the chance that any
@@ -181,16 +166,17 @@ def _claim_odds(count: int, held: int, claim: str, good: int, total: int,
     for the claim.
 
     Plausible play lays its true cards first, so its card ``i`` is a lie exactly
-    when it held fewer than ``i``; so does a dumper now and then (``in_order``),
-    while the others lay their cards in any order, each of them a lie with the share
-    of untrue cards in the hand. Against those the first card is as good a target as
-    the last, and a catch there takes the whole turn back."""
+    when it held fewer than ``i``; so does a dumper now and then
+    (``DUMPERS_IN_ORDER``), while the others lay their cards in any order, each of
+    them a lie with the share of untrue cards in the hand. Against those the first
+    card is as good a target as the last, and a catch there takes the whole turn
+    back."""
     prior = _binomial(held, good, total)  # how many true cards the accused held
-    weights = claim_likelihood(count, held, claim, dumpers)
-    any_order = dumpers / held * (1 - in_order)
+    weights = claim_likelihood(count, held, claim)
     # true cards first: plausible play and the orderly dumpers
-    ordered = [p * (w - any_order) for p, w in zip(prior, weights, strict=True)]
-    shuffled = [p * any_order for p in prior]
+    ordered = [p * (w - DUMPERS / held * (1 - DUMPERS_IN_ORDER))
+               for p, w in zip(prior, weights, strict=True)]
+    shuffled = [p * DUMPERS / held * (1 - DUMPERS_IN_ORDER) for p in prior]
     whole = sum(ordered) + sum(shuffled) or 1.0
     each = sum(d * (1 - t / held) for t, d in enumerate(shuffled))
     odds = [(sum(ordered[:i]) + each) / whole for i in range(1, count + 1)]
@@ -200,189 +186,9 @@ def _claim_odds(count: int, held: int, claim: str, good: int, total: int,
     return (*odds, anywhere / whole)
 
 
-# ----- what a seat's play has shown (per seat, learned from public information) -------
-HABIT_WEIGHT = 4.0  # the defaults count as this many claims already seen
-ORDER_SURE = 4.0  # the learned log-odds of laying true cards first stop at +-this
-SHARE_STEP = 0.05  # learned shares are rounded to this (the odds are cached)
-
-
-def _logit(p: float) -> float:
-    return math.log(p / (1 - p))
-
-
-def _rounded(share: float, low: float, high: float) -> float:
-    return round(min(high, max(low, share)) / SHARE_STEP) * SHARE_STEP
-
-
-@dataclass
-class SeatHabits:
-    """What one seat's claims and the cards challenges turned over of them showed:
-    how many claims of two cards or more it made (``claims``), how many of them were
-    likely a dumper's (``dumped``: each claim counts with the chance that a dumper
-    made it, by :func:`claim_likelihood`), and the evidence, in log-odds, that its
-    dumps lay their true cards first (``order``: each card turned over of a claim
-    counts by how much likelier it is when true cards come first)."""
-
-    claims: int = 0
-    dumped: float = 0.0
-    order: float = 0.0
-
-    def dumpers(self) -> float:
-        """The chance that a claim of this seat is a dumper's (``DUMPERS`` before
-        anything is seen)."""
-        share = (DUMPERS * HABIT_WEIGHT + self.dumped) / (HABIT_WEIGHT + self.claims)
-        return _rounded(share, SHARE_STEP, 1 - SHARE_STEP)
-
-    def in_order(self) -> float:
-        """The chance that this seat's dump lays its true cards first
-        (``DUMPERS_IN_ORDER`` before anything is seen)."""
-        logit = _logit(DUMPERS_IN_ORDER) + max(-ORDER_SURE, min(ORDER_SURE, self.order))
-        return _rounded(1 / (1 + math.exp(-logit)), SHARE_STEP, 1 - SHARE_STEP)
-
-    def claim(self, count: int, held: int, claim: str) -> None:
-        """A claim of ``count`` cards from a hand of ``held`` was made."""
-        if count < 2 or held < count:
-            return
-        prior = _binomial(held, TRUE_IN_DECK[claim], len(DECK))
-        plain = sum(p * w for p, w in zip(prior, claim_likelihood(count, held, claim, 0.0),
-                                          strict=True))
-        dumped = DUMPERS / held
-        self.claims += 1
-        self.dumped += dumped / (dumped + (1 - DUMPERS) * plain)
-
-    def turned_over(self, count: int, held: int, claim: str, position: int,
-                    lie: bool) -> None:
-        """Card ``position`` of a claim of ``count`` cards from ``held`` was turned
-        over and was a lie (``lie``) or true."""
-        if count < 2 or held < count or not 1 <= position <= count:
-            return
-        chances = []
-        for in_order in (1.0, 0.0):
-            odds = _claim_odds(count, held, claim, TRUE_IN_DECK[claim], len(DECK),
-                               self.dumpers(), in_order)
-            chance = odds[position - 1] if lie else 1 - odds[position - 1]
-            chances.append(min(1 - 1e-3, max(1e-3, chance)))
-        self.order += math.log(chances[0] / chances[1])
-
-    def state(self) -> list[float]:
-        return [self.claims, self.dumped, self.order]
-
-    @classmethod
-    def from_state(cls, state: Any) -> SeatHabits:
-        claims, dumped, order = state
-        return cls(int(claims), float(dumped), float(order))
-
-
-class Habits:
-    """Every other seat's :class:`SeatHabits`, learned from the views one seat saw
-    (their public parts only: the turn on the stack, how many cards each hand
-    holds, what the last challenge turned over), kept over the whole match. Each
-    claim and each challenge counts once (``seen``: those of the round in
-    progress); ``claims`` holds each seat's latest claim seen (number, claim, cards
-    laid, cards held), which a challenge seen later is matched with."""
-
-    def __init__(self) -> None:
-        self.seats: dict[int, SeatHabits] = {}
-        self.seen: list[list[Any]] = []
-        self.claims: dict[int, list[Any]] = {}
-        self.deal: Any = None
-
-    def of(self, seat: int | None) -> SeatHabits | None:
-        return None if seat is None else self.seats.get(int(seat))
-
-    def observe(self, view: dict[str, Any], seat: int | None = None) -> None:
-        """Learn from ``view``, the view of ``seat`` (its own seat unless given)."""
-        me = view.get("seat") if seat is None else seat
-        if view.get("deal_no") != self.deal:
-            self.deal = view.get("deal_no")
-            self.seen, self.claims = [], {}
-        stack = view.get("stack")
-        if stack and stack.get("kind") == "lay" and stack.get("seat") != me:
-            found = _claim_seen(view, stack)
-            if found is not None:
-                accused = int(stack["seat"])
-                key = [accused, stack["number"], str(stack["claim"]), *found]
-                if key not in self.seen:
-                    self.seen.append(key)
-                    self.seats.setdefault(accused, SeatHabits()).claim(
-                        found[0], found[1], str(stack["claim"]))
-                self.claims[accused] = key
-        self._challenge(view.get("last_challenge"), me)
-
-    def _challenge(self, lc: dict[str, Any] | None, me: Any) -> None:
-        """What the last challenge turned over, matched with the claim it settled
-        (the accused's latest claim seen, if it is that one)."""
-        if not lc or lc.get("accused") == me or not isinstance(lc.get("position"), int):
-            return
-        accused, position = int(lc["accused"]), int(lc["position"])
-        claim = self.claims.get(accused)
-        if claim is None or claim[2] != lc.get("claim"):
-            return
-        count, held = int(claim[3]), int(claim[4])
-        caught = bool(lc.get("caught"))
-        if caught and position - 1 + int(lc.get("took_back") or 0) != count:
-            return  # not the claim this seat saw
-        key = [*claim, "challenge", position]
-        if key in self.seen:
-            return
-        self.seen.append(key)
-        self.seats.setdefault(accused, SeatHabits()).turned_over(
-            count, held, str(lc["claim"]), position, caught)
-
-    def state(self) -> dict[str, Any]:
-        return {"seats": {str(s): h.state() for s, h in self.seats.items()},
-                "seen": [list(k) for k in self.seen],
-                "claims": {str(s): list(k) for s, k in self.claims.items()},
-                "deal": self.deal}
-
-    @classmethod
-    def from_state(cls, state: dict[str, Any] | None) -> Habits:
-        habits = cls()
-        if state:
-            habits.seats = {int(s): SeatHabits.from_state(h)
-                            for s, h in (state.get("seats") or {}).items()}
-            habits.seen = [list(k) for k in state.get("seen") or []]
-            habits.claims = {int(s): list(k) for s, k in (state.get("claims") or {}).items()}
-            habits.deal = state.get("deal")
-        return habits
-
-
-def _claim_seen(view: dict[str, Any], stack: dict[str, Any]) -> tuple[int, int] | None:
-    """The claim on the stack as it was made: (cards laid, cards held before), or
-    None where the view cannot say. Open to challenge, it is as laid; settled by the
-    last challenge (of this seat's claim), a catch gave back the cards from the one
-    turned over on, and the die's cards went to whoever lost; unchallenged, it
-    stands as laid until the seat's next turn begins."""
-    accused = int(stack["seat"])
-    counts = view.get("hand_counts") or []
-    if accused >= len(counts):
-        return None
-    if view.get("turn") == accused and (view.get("laid") or view.get("passed")):
-        return None  # its next turn has begun: its hand no longer shows this one
-    left = int(counts[accused])
-    count = int(stack["count"])
-    lc = view.get("last_challenge")
-    if stack.get("open") or view["challenge"].get("open"):
-        return count, left + count
-    if not lc or lc.get("accused") != accused or lc.get("claim") != stack.get("claim"):
-        return None if stack.get("void") else (count, left + count)
-    position = lc.get("position")
-    if not isinstance(position, int):
-        return None  # the whole turn turned over: how many were laid is not kept
-    took_back = int(lc.get("took_back") or 0)
-    if lc.get("caught"):
-        if count != position - 1:
-            return None  # an earlier claim's challenge: this one stood as laid
-        count = position - 1 + took_back  # the cards before the caught one stayed
-    drew = int(lc.get("drew") or 0) if lc.get("penalized") == accused else 0
-    return count, left - took_back - drew + count
-
-
-def lie_chances(view: dict[str, Any], habits: SeatHabits | None = None
-                ) -> dict[int | str, float]:
+def lie_chances(view: dict[str, Any]) -> dict[int | str, float]:
     """For every challenge of the open turn (its position: 1..count, "all"): the
-    chance that it catches a lie, from this seat's view (and what the accused's
-    ``habits`` showed, where this seat kept them)."""
+    chance that it catches a lie, from this seat's view."""
     stack = view["stack"]
     claim, count = stack["claim"], int(stack["count"])
     accused = view["challenge"]["accused"]
@@ -390,15 +196,10 @@ def lie_chances(view: dict[str, Any], habits: SeatHabits | None = None
     if stack["kind"] != "lay":
         # a skip, or the card drawn by a pass: one card, and seldom a bluff
         p = good / max(total, 1)
-        dumpers = DUMPERS if habits is None else habits.dumpers()
-        lie = dumpers * (1 - p) + (1 - dumpers) * SINGLE_CARD_LIE
+        lie = DUMPERS * (1 - p) + (1 - DUMPERS) * SINGLE_CARD_LIE
         return {i: lie for i in range(1, count + 1)} | {"all": lie}
     held = max(int(view["hand_counts"][accused]) + count, count)
-    if habits is None:
-        odds = _claim_odds(count, held, claim, good, total)
-    else:
-        odds = _claim_odds(count, held, claim, good, total, habits.dumpers(),
-                           habits.in_order())
+    odds = _claim_odds(count, held, claim, good, total)
     chances: dict[int | str, float] = {i: odds[i - 1] for i in range(1, count + 1)}
     chances["all"] = odds[-1]
     return chances
@@ -410,12 +211,12 @@ def _taken_back(target: int | str, count: int) -> int:
     return count if target == "all" else count - int(target) + 1
 
 
-def _best_challenge(view: dict[str, Any], challenges: list[Challenge],
-                    habits: SeatHabits | None = None) -> tuple[Challenge, float]:
+def _best_challenge(view: dict[str, Any], challenges: list[Challenge]
+                    ) -> tuple[Challenge, float]:
     """Of ``challenges`` (at least one), the one with the highest expected value for
     this seat, and that value (in cards: the accused's extra cards count at a
     weight, its own die fully)."""
-    chances = lie_chances(view, habits)
+    chances = lie_chances(view)
     count = view["stack"]["count"]
     accused = view["challenge"]["accused"]
     players = view["players"]
@@ -436,13 +237,12 @@ def _challenges(legal: list[Action]) -> list[Challenge]:
     return [a for a in legal if isinstance(a, Challenge)]
 
 
-def _round_end(view: dict[str, Any], legal: list[Action],
-               habits: SeatHabits | None = None) -> Action:
+def _round_end(view: dict[str, Any], legal: list[Action]) -> Action:
     """Someone emptied their hand: challenge or accept."""
     challenges = _challenges(legal)
     if not challenges:
         return legal[0]
-    chances = lie_chances(view, habits)
+    chances = lie_chances(view)
     seat, accused = view["seat"], view["challenge"]["accused"]
     mine = sum(CARD_POINTS[c] for c in view["hand"])
     counts = list(view["hand_counts"])
@@ -522,19 +322,17 @@ def lie_card(hand: list[str], number: str) -> str:
     return spare[0] if spare else hand[0]
 
 
-def decide(view: dict[str, Any], legal: list[Action], rng: random.Random,
-           habits: SeatHabits | None = None) -> Action:
+def decide(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     """Challenge when it pays, otherwise take the turn (truthfully if possible); one
-    of ``legal`` (the engine's typed actions). ``habits``: what the accused's play
-    has shown, where this seat kept it (:class:`Habits`)."""
+    of ``legal`` (the engine's typed actions)."""
     if "hand" not in view:
         return rng.choice(legal)
     challenges = _challenges(legal)
     if view["phase"] == "challenge":
-        return _round_end(view, legal, habits)
+        return _round_end(view, legal)
     turn = set(legal) - set(challenges)
     if challenges:
-        action, value = _best_challenge(view, challenges, habits)
+        action, value = _best_challenge(view, challenges)
         if value > 0 or not turn:
             return action  # with no turn of its own, any answer is a challenge
     if not turn:
@@ -543,29 +341,27 @@ def decide(view: dict[str, Any], legal: list[Action], rng: random.Random,
     return chosen if chosen in turn else min(turn, key=lambda a: a.wire)
 
 
-def decide_optional(view: dict[str, Any], legal: list[Action], rng: random.Random,
-                    habits: SeatHabits | None = None) -> Action | None:
+def decide_optional(view: dict[str, Any], legal: list[Action],
+                    rng: random.Random) -> Action | None:
     """For a seat that may call the liar but need not: a challenge when it pays,
     ``accept`` or a challenge at the end of a round, else None (stay silent)."""
     if "hand" not in view or not legal:
         return None
     if view["phase"] == "challenge":
-        return _round_end(view, legal, habits)
+        return _round_end(view, legal)
     challenges = _challenges(legal)
     if not challenges:
         return None
-    action, value = _best_challenge(view, challenges, habits)
+    action, value = _best_challenge(view, challenges)
     return action if value > 0 else None
 
 
-def choose(view: dict[str, Any], legal: list[str], rng: random.Random,
-           habits: SeatHabits | None = None) -> str:
+def choose(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
     """:func:`decide` asked with the room's strings, answering one of them."""
-    return decide(view, PARSER.each(legal), rng, habits).wire
+    return decide(view, PARSER.each(legal), rng).wire
 
 
-def optional(view: dict[str, Any], legal: list[str], rng: random.Random,
-             habits: SeatHabits | None = None) -> str | None:
+def optional(view: dict[str, Any], legal: list[str], rng: random.Random) -> str | None:
     """:func:`decide_optional` asked with the room's strings."""
-    action = decide_optional(view, PARSER.each(legal), rng, habits)
+    action = decide_optional(view, PARSER.each(legal), rng)
     return None if action is None else action.wire

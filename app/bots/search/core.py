@@ -99,12 +99,7 @@ def search(game: Game, view: dict[str, Any], legal: list[str], history: History,
     """The best of ``legal`` for the seat of ``view`` (``legal`` may hold a game's
     name for staying silent, which its ``rollout`` understands)."""
     start = time.perf_counter()
-    # a game may let the seat's memory inform the heuristic's choice (Lügenbeutel:
-    # what the other seats' play has shown of their ways)
-    informed = getattr(game, "informed_prior", None)
-    prior_rng = random.Random(rng.random())
-    prior = (game.prior(view, legal, prior_rng) if informed is None
-             else informed(view, legal, prior_rng, history))
+    prior = game.prior(view, legal, random.Random(rng.random()))
     if len(legal) == 1:
         return Report(legal[0], 0, {}, prior, 0.0)
     report = _search(game, view, legal, history, rng, budget_ms, max_samples,

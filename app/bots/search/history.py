@@ -8,22 +8,16 @@ the deal itself (``tricks``), they are taken from there.
 
 Lügenbeutel needs a different memory: the cards this seat laid face down in the
 turn it is taking (views show only how many); the bot notes its own ``lay:`` actions.
-And over the whole match, what the other seats' claims and the cards turned over of
-them showed of how each plays (:class:`app.bots.luegenbeutel.Habits`: how often a
-seat dumps its hand, whether its dumps lay true cards first), from the public parts
-of the views this seat saw.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.bots.luegenbeutel import Habits
 from app.games import GAMES
 from app.games.actions import Lay
 
 Play = tuple[int, str]
-HABITS_GAME = "luegenbeutel"  # the game whose players' habits are learned
 
 
 def _plays(raw: Any) -> list[Play] | None:
@@ -56,8 +50,6 @@ class History:
         self.key: Any = None
         self.tricks: dict[int, list[Play]] = {}
         self.laid: list[str] = []  # Lügenbeutel: own cards of the turn in progress
-        self.habits = Habits()  # Lügenbeutel: the others' ways, over the match
-        self.player: Any = None  # (game, seat) whose habits these are
 
     def _deal_key(self, view: dict[str, Any], seat: int | None = None) -> Any:
         return (view.get("game"), view.get("seat") if seat is None else seat,
@@ -67,11 +59,6 @@ class History:
         """Remember what ``view`` shows; ``seat``: whose memory this is, when the view
         is the spectator's (everything remembered is public)."""
         key = self._deal_key(view, seat)
-        if key[:2] != self.player:
-            self.player = key[:2]
-            self.habits = Habits()
-        if view.get("game") == HABITS_GAME:
-            self.habits.observe(view, seat)
         if key != self.key:
             self.key = key
             self.tricks = {}
@@ -116,8 +103,7 @@ class History:
     def state(self) -> dict[str, Any]:
         """Plain data, to hand to another process."""
         return {"key": self.key, "tricks": {str(k): v for k, v in self.tricks.items()},
-                "laid": list(self.laid), "habits": self.habits.state(),
-                "player": self.player}
+                "laid": list(self.laid)}
 
     @classmethod
     def from_state(cls, state: dict[str, Any] | None) -> History:
@@ -128,7 +114,4 @@ class History:
             h.tricks = {int(k): [(int(s), str(c)) for s, c in v]
                         for k, v in (state.get("tricks") or {}).items()}
             h.laid = list(state.get("laid") or [])
-            h.habits = Habits.from_state(state.get("habits"))
-            player = state.get("player")
-            h.player = tuple(player) if isinstance(player, list) else player
         return h

@@ -17,12 +17,7 @@ house bot lies) or, with the chance that the claim was a dumper's who lays in an
 order (:func:`app.bots.luegenbeutel.shuffled_share`), any of its cards in any order.
 A skip or the one card laid after a pass is true with probability ``SINGLE_TRUE``
 when the hand allowed it. So a claim of many cards from a small hand is mostly the
-dumper's and its late cards lies, while a plausible claim is mostly true. How
-often the accused dumps and whether its dumps lay true cards first are what its
-play has shown this seat so far (:class:`app.bots.luegenbeutel.Habits`, kept in
-the seat's History over the match; the house bot's defaults for a seat not yet
-seen), and the heuristic's choice at the root (the search's prior) judges the
-claim by them too.
+dumper's and its late cards lies, while a plausible claim is mostly true.
 
 The bot's own turn weighs plausible play as the house bot plays it: its true cards
 first, and a lie only while the claim stays plausible
@@ -31,9 +26,8 @@ first, and a lie only while the claim stays plausible
 the whole hand laid at once, a try to go out that a challenge stops only by
 picking a lie. Its rollouts lay the cards in a fresh random order in every world
 (the table cannot know the order, so the search must not profit from knowing
-it), and the others in the rollouts dump too, each as often as its play has
-shown (the house bot's share of dumpers, ``DUMPERS``, before anything is seen),
-its true cards first as often as its dumps have shown.
+it), and the others in the rollouts dump now and then too (the house bot's share
+of dumpers, ``DUMPERS``).
 
 A world is the engine's own match (``from_view``); rollouts play copies of it with
 the house heuristic for every seat: on its turn ``choose_action``, in another's
@@ -49,10 +43,10 @@ import math
 import random
 import zlib
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from app.bots import choose_action
+from app.bots import choose_action, choose_optional
 from app.bots import luegenbeutel as heuristic
 from app.bots.search.core import DEAL_END, World
 from app.bots.search.deal import Inconsistent, deal
@@ -82,17 +76,10 @@ GAME = "luegenbeutel"
 @dataclass
 class Position:
     """One decision: the seat's view and what it hides (the seat's own face-down
-    cards of its turn, when it remembers them, among the ``known``), and what the
-    other seats' play has shown this seat of their ways (``habits``)."""
+    cards of its turn, when it remembers them, among the ``known``)."""
 
     view: dict[str, Any]
     unseen: Unseen
-    habits: heuristic.Habits = field(default_factory=heuristic.Habits)
-
-    def of(self, seat: int | None) -> heuristic.SeatHabits:
-        """What ``seat``'s play has shown (the house bot's defaults for a seat
-        nothing is known of)."""
-        return self.habits.of(seat) or heuristic.SeatHabits()
 
     @property
     def seat(self) -> int:
@@ -121,16 +108,13 @@ def prepare(view: dict[str, Any], history: History) -> Position:
                 unseen.cards.remove(card)
             del unseen.places["laid"]
             unseen.known["laid"] = list(own)
-    return Position(view, unseen, history.habits)
+    return Position(view, unseen)
 
 
 # ----- worlds -----------------------------------------------------------------------------
 def _split_open_turn(pre: list[str], count: int, kind: str, claim: str,
-                     rng: random.Random, habits: heuristic.SeatHabits | None = None
-                     ) -> tuple[list[str], list[str]]:
-    """From the accused's hand before the turn: (cards laid, in order; the rest).
-    ``habits``: what the accused's play has shown (the defaults unless given)."""
-    habits = habits or heuristic.SeatHabits()
+                     rng: random.Random) -> tuple[list[str], list[str]]:
+    """From the accused's hand before the turn: (cards laid, in order; the rest)."""
     hand = list(pre)
     rng.shuffle(hand)
     # the true cards, the claim's own before the Jokers (as the house bot lays them)
@@ -141,8 +125,7 @@ def _split_open_turn(pre: list[str], count: int, kind: str, claim: str,
         else:
             lies = [c for c in hand if not is_true(c, claim)] or hand
             laid = [lies[0]]
-    elif rng.random() < heuristic.shuffled_share(count, len(hand), claim, len(true),
-                                                 habits.dumpers(), habits.in_order()):
+    elif rng.random() < heuristic.shuffled_share(count, len(hand), claim, len(true)):
         laid = hand[:count]  # a dumper's: any cards, in any order
     else:  # the true cards first, then lies as the house bot picks them
         laid = true[:count]
@@ -167,8 +150,7 @@ def agrees(position: Position, hidden: dict[str, list[str]], rng: random.Random)
         return True
     claim = str(stack["claim"])
     before = hidden["open"] + hidden[f"hand:{accused}"]
-    weights = heuristic.claim_likelihood(len(hidden["open"]), len(before), claim,
-                                         position.of(accused).dumpers())
+    weights = heuristic.claim_likelihood(len(hidden["open"]), len(before), claim)
     true = sum(1 for c in before if is_true(c, claim))
     return rng.random() * max(weights) < weights[true]
 
@@ -186,7 +168,7 @@ def sample_world(position: Position, rng: random.Random) -> dict[str, list[str]]
         stack = position.view["stack"]
         hidden["open"], hidden[before] = _split_open_turn(
             hidden.pop("before"), int(stack["count"]), str(stack["kind"]),
-            str(stack["claim"]), rng, position.of(accused))
+            str(stack["claim"]), rng)
     for place, cards in unseen.known.items():
         hidden[place] = [*hidden.get(place, []), *cards]
     return hidden
@@ -199,17 +181,14 @@ def _clockwise_from(seat: int, players: int) -> list[int]:
 
 def step(match: LuegenbeutelMatch, rng: random.Random, silent: int | None,
          polled: list[int | None], policy: Policy = HOUSE,
-         dumpers: float | list[float] = 0.0,
-         in_order: list[float] | None = None) -> list[dict[str, Any]]:
+         dumpers: float = 0.0) -> list[dict[str, Any]]:
     """One action by ``policy`` (the heuristic bots unless given), as a table of
     bots would take it: in an
     open window the seats that need not act are asked first (clockwise from the
     accused, once per window: ``polled`` holds the last window asked; ``silent`` has
     let it pass), then the seat that must. A seat that begins its turn dumps its
-    hand with the chance ``dumpers`` (one for every seat, or per seat: every card,
-    then the turn's end, all in this one step), its true cards first with the chance
-    ``in_order`` (per seat; none unless given), else in any order. Returns the
-    events."""
+    hand with the chance ``dumpers`` (every card in any order, then the turn's end,
+    all in this one step). Returns the events."""
     window = match.challenge_window()
     if window is not None:
         assert match.open_turn is not None
@@ -230,16 +209,11 @@ def step(match: LuegenbeutelMatch, rng: random.Random, silent: int | None,
                     return match.simulate(s, answer)
     seat = match.turn
     assert seat is not None
-    chance = dumpers[seat] if isinstance(dumpers, list) else dumpers
-    if chance and rng.random() < chance:
+    if dumpers and rng.random() < dumpers:
         hand = match.hands[seat]
         if len(hand) > 1 and not match.laid and not match.passed:
             events: list[dict[str, Any]] = []
-            order = rng.sample(hand, len(hand))
-            if in_order is not None and rng.random() < in_order[seat]:
-                claim = str(match.number)
-                order.sort(key=lambda card: not is_true(card, claim))
-            for card in order:
+            for card in rng.sample(hand, len(hand)):
                 events += match.simulate(seat, LAY[card])
             return events + match.simulate(seat, END)
     legal = match.legal(seat)
@@ -302,12 +276,6 @@ class Luegenbeutel:
             events = match.simulate(seat, action)
         polled: list[int | None] = [None]
         turns = 0
-        dumpers: list[float] = [0.0] * match.players
-        in_order: list[float] = [0.0] * match.players
-        if self.policy is HOUSE:  # each seat as its play has shown, this one as the house
-            for s in range(match.players):
-                habits = position.of(None if s == seat else s)
-                dumpers[s], in_order[s] = habits.dumpers(), habits.in_order()
         while True:
             for event in events:
                 if event["type"] == ENDED:
@@ -316,30 +284,18 @@ class Luegenbeutel:
                     return relative([float(p) for p in event["points"]], seat)
             if turns >= HORIZON:
                 return relative(expected_gains(match), seat)
-            events = step(match, rng, silent, polled, self.policy, dumpers, in_order)
+            events = step(match, rng, silent, polled, self.policy,
+                          heuristic.DUMPERS if self.policy is HOUSE else 0.0)
             silent = None
 
     def prior(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
-        return self.informed_prior(view, legal, rng, None)
-
-    def informed_prior(self, view: dict[str, Any], legal: list[str], rng: random.Random,
-                       history: History | None) -> str:
-        """The house bot's choice, judging the accused by what its play has shown
-        (the seat's ``history``, when there is one)."""
         dump = dump_plan(view, legal) if dumping(view) else None
         if dump is not None:
             return dump  # a dump begun goes on to the last card
-        challenge = view.get("challenge") or {}
-        habits = None if history is None else history.habits.of(
-            challenge.get("accused") if challenge.get("open") else None)
         if SILENT in legal:
             real = [a for a in legal if a != SILENT]
-            answer = heuristic.optional(view, real, rng, habits)
-            return answer if answer in real else SILENT
-        if habits is None:
-            return choose_action(self.name, view, legal, rng)
-        answer = heuristic.choose(view, legal, rng, habits)
-        return answer if answer in legal else choose_action(self.name, view, legal, rng)
+            return choose_optional(self.name, view, real, rng) or SILENT
+        return choose_action(self.name, view, legal, rng)
 
     def candidates(self, view: dict[str, Any], legal: list[str]) -> list[str]:
         dump = dump_plan(view, legal)
