@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,7 @@ def test_healthz_says_how_long_the_loop_was_held_up(tmp_path: Path) -> None:
     assert answer["loop_stall_ms"]["since_start"] >= answer["loop_stall_ms"]["recent"] >= 0
 
 
-async def _turns_before(watch: LoopWatch, on_turn: object = None) -> int:
+async def _turns_before(watch: LoopWatch, on_turn: Callable[[int], None] | None = None) -> int:
     """How many turns of the loop went by while ``give_way`` waited: a callback
     counts the turns (and may play the probe waking up, ``on_turn``)."""
     turns = 0
@@ -65,7 +66,7 @@ async def _turns_before(watch: LoopWatch, on_turn: object = None) -> int:
         if done:
             return
         turns += 1
-        if callable(on_turn):
+        if on_turn is not None:
             on_turn(turns)
         asyncio.get_running_loop().call_soon(tick)
 
