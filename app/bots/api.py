@@ -88,10 +88,12 @@ class SearchBot(Bot):
     def __init__(self, game: str, seed: int | None = None,
                  budget_ms: float | None = DEFAULT_BUDGET_MS,
                  max_samples: int = MAX_SAMPLES, strict: bool = False,
-                 package: Any = None) -> None:
+                 package: Any = None, min_samples: int = 1) -> None:
         """``package``: the search package to think with (``GAMES``, ``History``,
         ``search``, ``SILENCE``), :mod:`app.bots.search` unless given; a benchmark
-        hands in another version of it to pit the two against each other."""
+        hands in another version of it to pit the two against each other.
+        ``min_samples``: the worlds weighed however late the search starts (a hint
+        wants estimates, a bot at a live table its budget)."""
         if package is None:
             import app.bots.search as package
 
@@ -100,6 +102,7 @@ class SearchBot(Bot):
         self.search_game = package.GAMES.get(game)
         self.history = package.History()
         self.max_samples = max_samples
+        self.min_samples = min_samples
         self.strict = strict
         self.last_report: Any = None
         self.heuristic: Bot = HeuristicBot(game, self.seed, budget_ms)
@@ -113,7 +116,8 @@ class SearchBot(Bot):
     def _search(self, view: dict[str, Any], options: list[str]) -> str:
         assert self.search_game is not None
         report = self.package.search(self.search_game, view, options, self.history,
-                        self._rng(view, options), self.budget_ms, self.max_samples)
+                        self._rng(view, options), self.budget_ms, self.max_samples,
+                        self.min_samples)
         self.last_report = report
         return report.action
 

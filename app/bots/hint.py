@@ -24,6 +24,10 @@ from typing import Any
 from app.bots.api import MAX_SAMPLES, SearchBot
 from app.bots.search import SILENCE, History
 
+# the worlds a hint weighs at least, however busy the pool (its budget shrinks while
+# bots queue): a person asked for estimates and waits a little longer for them
+MIN_WORLDS = 12
+
 # why a hint has no estimates
 ONE_OPTION = "one"  # a single legal action: nothing to weigh
 HOUSE_RULES = "house"  # the bot answered by its house rules, without a search
@@ -38,7 +42,8 @@ def hint(game: str, view: dict[str, Any], legal: list[str], memory: dict[str, An
     ``searched`` False (``why``: :data:`ONE_OPTION` or :data:`HOUSE_RULES`) with no
     options where it did not search. ``optional``: the seat may let the moment pass
     (``action`` is then the game's name for silence)."""
-    bot = SearchBot(game, seed=seed, budget_ms=budget_ms, max_samples=max_samples)
+    bot = SearchBot(game, seed=seed, budget_ms=budget_ms, max_samples=max_samples,
+                    min_samples=min(MIN_WORLDS, max_samples))
     bot.history = History.from_state(memory)
     silent = SILENCE.get(game)
     if optional:

@@ -9,6 +9,9 @@ memory of the deal, which the pool keeps for every person's seat; the answer goe
 to that person alone and changes nothing of the match. A hint for a version that is
 no longer current is not shown.
 
+A hint is worked out once per seat and version: asked again (another tab, another
+language) while the table has not moved, the same answer is shown at once.
+
 A hint shown is remembered (``Room.hints_used``, ``Room.hint_pending``): the
 person's next move carries the public note ``{"type": "hint", "seat": s}`` in the
 action log (:mod:`app.rooms.pipeline`), durable with the step, and the deal's result
@@ -25,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -69,10 +73,15 @@ def hint_seed(room_id: str, version: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 2
 
 
+# the answers kept for asking again ((room, seat, version) → Hint, the latest kept)
+KEPT_ANSWERS = 256
+
+
 class Hints:
     def __init__(self, pool: BotPool | None) -> None:
         self.pool = pool
         self._asking: set[tuple[str, int]] = set()  # (room, seat): a hint in the works
+        self._answers: OrderedDict[tuple[str, int, int], Hint] = OrderedDict()
 
     def check(self, room: Room, seat: int | None, version: Any) -> tuple[int, int]:
         """``(seat, version)`` when the person at ``seat`` may have a hint for
@@ -109,6 +118,10 @@ class Hints:
         seat, version = self.check(room, seat, version)
         assert self.pool is not None and room.match is not None
         match = room.match
+        kept = self._answers.get((room.id, seat, version))
+        if kept is not None:
+            self._shown(room, seat)
+            return kept
         view, legal = room.view_and_legal(seat, shared=True)
         key = (room.id, seat)
         self._asking.add(key)
@@ -126,12 +139,21 @@ class Hints:
         if room.version != version or (holder is not None
                                         and room.seat_held_by(holder) != seat):
             raise Stale(MOVED_ON)
+        self._shown(room, seat)
+        log.info("hint shown game=%s searched=%s", room.game, found["searched"])
+        answer = Hint(room.game, seat, version, str(found["action"]), bool(found["searched"]),
+                      str(found.get("why", "")), int(found.get("samples", 0)),
+                      list(found["options"]))
+        self._answers[(room.id, seat, version)] = answer
+        while len(self._answers) > KEPT_ANSWERS:
+            self._answers.popitem(last=False)
+        return answer
+
+    @staticmethod
+    def _shown(room: Room, seat: int) -> None:
+        """A hint was shown to ``seat``: their next move carries the note."""
         room.hints_used.add(seat)
         room.hint_pending.add(seat)
-        log.info("hint shown game=%s searched=%s", room.game, found["searched"])
-        return Hint(room.game, seat, version, str(found["action"]), bool(found["searched"]),
-                    str(found.get("why", "")), int(found.get("samples", 0)),
-                    list(found["options"]))
 
 
 def used_in_deal(log_entries: Iterable[repo.LoggedAction], deal_no: int) -> set[int]:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from app.bots import choose_action
-from app.bots.hint import HOUSE_RULES, ONE_OPTION, hint, top
+from app.bots.hint import HOUSE_RULES, MIN_WORLDS, ONE_OPTION, hint, top
 from app.bots.pool import BotPool
 from app.bots.search import SILENCE
 from app.games import new_match
@@ -106,6 +106,19 @@ def test_a_seat_with_one_legal_action_gets_no_estimates() -> None:
                max_samples=SAMPLES)
     assert got == {"action": legal[0], "searched": False, "why": ONE_OPTION, "samples": 0,
                    "options": []}
+
+
+def test_a_hint_weighs_its_options_however_late_the_search_starts() -> None:
+    """A budget spent before the first world (a busy pool shares its time out)
+    still gets estimates: a hint weighs ``MIN_WORLDS`` worlds whatever the clock
+    says, where a bot at the table would have let its house rules answer."""
+    match = new_match("schafkopf", 4, {"dealer": 3}, seed=5)
+    seat = sorted(match.to_act())[0]
+    legal = match.legal_actions(seat)
+    assert len(legal) > 1
+    got = hint("schafkopf", match.view(seat), legal, None, budget_ms=0.001, seed=1)
+    assert got["searched"] is True and got["samples"] >= MIN_WORLDS
+    assert got["options"] and {o["action"] for o in got["options"]} <= set(legal)
 
 
 def test_a_view_the_search_cannot_read_is_answered_by_the_house_rules() -> None:

@@ -114,6 +114,13 @@ def test_who_may_ask_for_a_hint_and_what_a_hint_shown_leaves(db_url: str) -> Non
             assert pool.asked[-1]["optional"] is False
             assert room.hints_used == {seat} and room.hint_pending == {seat}
             assert room.version == before, "a hint changes nothing of the match"
+            # asked again (another tab, another language) at the same version: the
+            # same answer at once, not a second search that may weigh differently
+            asked_before = len(pool.asked)
+            pool.gate.clear()
+            again = await asyncio.wait_for(service.hints.ask(room, seat, room.version), 1)
+            assert again == got and len(pool.asked) == asked_before
+            pool.gate.set()
 
             # the move after it carries the note, durable with the step
             seq = room.version + 1

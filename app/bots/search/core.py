@@ -150,8 +150,9 @@ def _rollouts(game: Game, position: Any, options: list[str], rng: random.Random,
               deadline: float | None, max_samples: int, min_samples: int,
               keep: str | None = None) -> tuple[dict[str, list[float]], int, int]:
     """Every option of ``options`` played out on the same worlds and dice, world after
-    world until ``max_samples`` or the ``deadline``: each option's result per world
-    (in the worlds' order), the number of worlds and of worlds that failed.
+    world until ``max_samples`` or the ``deadline`` (but at least ``min_samples``):
+    each option's result per world (in the worlds' order), the number of worlds and
+    of worlds that failed.
 
     With ``keep`` (an option never dropped: the heuristic's choice), an option that
     trails the leader by more than ``PRUNE`` standard errors of its lead, world by
@@ -164,10 +165,9 @@ def _rollouts(game: Game, position: Any, options: list[str], rng: random.Random,
     last_cost = 0.0
     while samples < max_samples:
         now = time.perf_counter()
-        # stop when the next world would likely overrun the budget
+        # stop when the next world would likely overrun the budget (never before
+        # ``min_samples`` worlds: a late start still weighs the options)
         if deadline is not None and samples >= min_samples and now + last_cost > deadline:
-            break
-        if deadline is not None and now > deadline:
             break
         sample_seed = rng.getrandbits(62)
         world_rng = random.Random(sample_seed)
@@ -181,7 +181,8 @@ def _rollouts(game: Game, position: Any, options: list[str], rng: random.Random,
             continue
         world_results: dict[str, float] = {}
         for action in racing:
-            if deadline is not None and samples >= 1 and time.perf_counter() > deadline:
+            if (deadline is not None and samples >= min_samples
+                    and time.perf_counter() > deadline):
                 break  # out of time: this world is dropped half done
             world_results[action] = game.rollout(base.copy(), position, action,
                                                  random.Random(sample_seed ^ 0x5EED))
