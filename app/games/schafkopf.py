@@ -91,6 +91,23 @@ def card_strength(card: str, led: str, trump: str) -> int:
     return STRENGTH[trump][suit_of(led)][card]
 
 
+def trick_winner(plays: Sequence[str], trump: str) -> int:
+    """Index of the play that wins a trick of ``plays`` (in play order; the open
+    trick so far, or a complete one)."""
+    strength = STRENGTH[trump][plays[0][0]]
+    return winning_index(plays, lambda card, _led: strength[card])
+
+
+def deal_units(points: Sequence[int]) -> list[int]:
+    """The units each team wins with its card points of a deal (team order): 61
+    win one, 91 two (Schneider); 60:60 wins none."""
+    units = [0] * len(TEAMS)
+    if points[0] != points[1]:
+        winner = 0 if points[0] > points[1] else 1
+        units[winner] = SCHNEIDER_UNITS if points[winner] >= SCHNEIDER_POINTS else 1
+    return units
+
+
 def sort_hand(hand: Sequence[str], trump: str) -> list[str]:
     """Trumps first (strongest first), then the side suits in E G H S order."""
     return sorted(hand, key=SORT_KEY[trump].__getitem__)
@@ -198,9 +215,7 @@ class SchafkopfMatch(TrickGame):
 
     def finish_trick(self) -> tuple[int, list[dict[str, Any]]]:
         plays = [card for _, card in self.trick]
-        strength = STRENGTH[self.trump][plays[0][0]]
-        win_at = winning_index(plays, lambda c, _led: strength[c])
-        winner = self.trick[win_at][0]
+        winner = self.trick[trick_winner(plays, self.trump)][0]
         points = sum(POINTS_OF[c] for c in plays)
         self.taken[team_of(winner)] += points
         self.tricks.append({"leader": self.leader, "plays": self.trick, "winner": winner})
@@ -208,12 +223,8 @@ class SchafkopfMatch(TrickGame):
 
     def end_deal(self) -> list[dict[str, Any]]:
         points = list(self.taken)
-        won_units = [0] * len(TEAMS)
-        winner_team: int | None = None
-        if points[0] != points[1]:
-            winner_team = 0 if points[0] > points[1] else 1
-            won_units[winner_team] = (SCHNEIDER_UNITS if points[winner_team] >= SCHNEIDER_POINTS
-                                      else 1)
+        won_units = deal_units(points)
+        winner_team = None if points[0] == points[1] else 0 if points[0] > points[1] else 1
         for t in range(len(TEAMS)):
             self.units[t] += won_units[t]
         self.scores = [self.units[team_of(s)] for s in range(PLAYERS)]
