@@ -47,6 +47,8 @@ class Plain:
     def __init__(self, game: Game, uniform: bool = False) -> None:
         inner = copy.copy(game)
         inner.policy = RANDOM  # type: ignore[attr-defined]  # every search has one
+        if hasattr(inner, "solved_tricks"):  # random to the end, no exact last tricks
+            inner.solved_tricks = 0
         self.inner = inner
         self.name = game.name
         self.uniform = uniform

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,15 +45,19 @@ class Position:
 
 
 def play_out(match: Match, game: str, seat: int, action: Action | str,
-             rng: random.Random, policy: Policy = HOUSE) -> dict[str, Any]:
+             rng: random.Random, policy: Policy = HOUSE,
+             until: Callable[[Match], bool] | None = None) -> dict[str, Any] | None:
     """``seat`` takes ``action`` (typed, or the room's string), then ``policy``
     (the house heuristic unless given) plays every seat on typed actions until the
-    deal in progress ends; returns its ``deal_end`` event."""
+    deal in progress ends; returns its ``deal_end`` event. With ``until``, play stops
+    before the deal's end when ``until(match)`` holds, and None is returned."""
     events = match.simulate(seat, action)
     for _ in range(10_000):
         for event in events:
             if event["type"] == DEAL_END:
                 return event
+        if until is not None and until(match):
+            return None
         turn = next(iter(match.to_act()))
         legal = match.legal(turn)
         choice = legal[0] if len(legal) == 1 else policy.decide(game, match, turn, legal, rng)
@@ -135,6 +140,7 @@ class TrickSearch:
     def rollout(self, match: Match, position: Position, action: str,
                 rng: random.Random) -> float:
         end = play_out(match, self.name, position.seat, action, rng, self.policy)
+        assert end is not None  # played to the deal's end
         return self.value(end, position)
 
     def value(self, end: dict[str, Any], position: Position) -> float:
