@@ -33,6 +33,7 @@ from app.games.schafkopf import (
 POINTS_WEIGHT = 0.5
 # the last tricks of a deal that rollouts play exactly (the open one counts)
 SOLVED_TRICKS = 3
+ALL_POINTS = sum(POINTS_OF.values())  # a deal's card points
 
 
 class Endgame:
@@ -49,7 +50,6 @@ class Endgame:
         self.hands = [list(h) for h in match.hands]
         self.trump = match.trump
         self.size = match.trick_size()
-        self.nodes = 0
 
     def points(self) -> list[int]:
         """Both teams' card points of the deal after the best play of the rest."""
@@ -57,10 +57,8 @@ class Endgame:
         assert m.turn is not None
         trick = [(int(s), str(c)) for s, c in m.trick]
         taken = list(m.taken)
-        mine = self._best(int(m.turn), trick, taken[self.team], -1, sum(POINTS_OF.values()) + 1)
-        total = sum(taken) + sum(POINTS_OF[c] for h in self.hands for c in h) + sum(
-            POINTS_OF[c] for _, c in trick)
-        return [mine, total - mine] if self.team == 0 else [total - mine, mine]
+        mine = self._best(int(m.turn), trick, taken[self.team], -1, ALL_POINTS + 1)
+        return [mine, ALL_POINTS - mine] if self.team == 0 else [ALL_POINTS - mine, mine]
 
     def _ordered(self, options: list[str], cards: list[str]) -> list[str]:
         """The options likeliest best first (the cut comes sooner): leading, the
@@ -83,34 +81,35 @@ class Endgame:
             seats.append(self.match.next_in_trick(seats[-1]))
         return seats
 
+    def _scored(self, trick: list[tuple[int, str]], mine: int) -> tuple[int, int]:
+        """Who wins the complete ``trick``, and the team's card points after it."""
+        winner = trick[trick_winner([c for _, c in trick], self.trump)][0]
+        if team_of(winner) == self.team:
+            mine += sum(POINTS_OF[c] for _, c in trick)
+        return winner, mine
+
     def _best(self, seat: int, trick: list[tuple[int, str]], mine: int,
               alpha: int, beta: int) -> int:
         """The team's card points at the deal's end, ``seat`` to play to ``trick``,
         the team holding ``mine`` so far (alpha-beta: exact within the window)."""
-        self.nodes += 1
         hand = self.hands[seat]
         if len(hand) <= 1 and not trick:  # the last trick: every card is forced
             if not hand:
                 return mine
-            last = [(s, self.hands[s][0]) for s in self._order(seat)]
-            winner = last[trick_winner([c for _, c in last], self.trump)][0]
-            return mine + sum(POINTS_OF[c] for _, c in last) \
-                if team_of(winner) == self.team else mine
+            return self._scored([(s, self.hands[s][0]) for s in self._order(seat)], mine)[1]
         cards = [c for _, c in trick]
         options = self.match.allowed(hand, cards)
         if len(options) > 1:
             options = self._ordered(options, cards)
         ours = team_of(seat) == self.team
-        best = -1 if ours else sum(POINTS_OF.values()) + 1
+        best = -1 if ours else ALL_POINTS + 1
         for card in options:
             hand.remove(card)
             trick.append((seat, card))
             if len(trick) < self.size:
                 got = self._best(self.match.next_in_trick(seat), trick, mine, alpha, beta)
             else:
-                winner = trick[trick_winner([c for _, c in trick], self.trump)][0]
-                won = mine + sum(POINTS_OF[c] for _, c in trick) \
-                    if team_of(winner) == self.team else mine
+                winner, won = self._scored(trick, mine)
                 got = self._best(winner, [], won, alpha, beta)
             trick.pop()
             hand.append(card)
