@@ -224,7 +224,7 @@ class SchafkopfMatch(TrickGame):
     def end_deal(self) -> list[dict[str, Any]]:
         points = list(self.taken)
         won_units = deal_units(points)
-        winner_team = None if points[0] == points[1] else 0 if points[0] > points[1] else 1
+        winner_team = next((t for t, won in enumerate(won_units) if won), None)  # None: 60:60
         for t in range(len(TEAMS)):
             self.units[t] += won_units[t]
         self.scores = [self.units[team_of(s)] for s in range(PLAYERS)]
