@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from app.bots.search import GAMES as SEARCH_GAMES
+from app.bots.search import History
 from app.bots.search.pimc import plain
 from app.bots.search.schafkopf import SEARCH, SOLVED_TRICKS, Endgame
 from app.bots.search.tricks import Position
 from app.games import Match
-from app.games.schafkopf import SchafkopfMatch, deal_units, team_of, trick_winner
+from app.games.schafkopf import POINTS_OF, SchafkopfMatch, deal_units, team_of, trick_winner
 
 
 def _minimax(match: Match, team: int) -> int:
@@ -61,7 +62,7 @@ def test_the_last_trick_is_scored_by_the_engines_rule() -> None:
     cards = [m.hands[s][0] for s in order]
     winner = order[trick_winner(cards, m.trump)]
     points = Endgame(m, 0).points()
-    gained = sum({"A": 11, "10": 10, "K": 4, "O": 3, "U": 2}.get(c[1:], 0) for c in cards)
+    gained = sum(POINTS_OF[c] for c in cards)
     assert points[team_of(winner)] == m.taken[team_of(winner)] + gained
 
 
@@ -73,8 +74,7 @@ def _position(m: SchafkopfMatch) -> tuple[Position, str]:
     return position, m.legal(seat)[0].wire
 
 
-def _history_of(m: SchafkopfMatch, view: dict[str, Any]) -> Any:
-    from app.bots.search import History
+def _history_of(m: SchafkopfMatch, view: dict[str, Any]) -> History:
     history = History()
     history.observe(dict(view, tricks=[{"plays": t["plays"]} for t in m.tricks]))
     return history

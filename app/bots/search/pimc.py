@@ -8,7 +8,8 @@ so both searches count a deal alike and imagine the same worlds:
   silent, silence as often as any one action) to the end of the deal; Lügenbeutel,
   to the same horizon and static score its search uses
   (:data:`app.bots.search.playout.RANDOM` instead of the house heuristic; the game's
-  own rollout, so its measure: units, points, chips, cents);
+  own rollout, so its measure: units, points, chips, cents); a search that plays a
+  deal's last tricks exactly (``solved_tricks``, Schafkopf) plays them at random too;
 - the options: every legal action (no ``candidates``: no narrowing of Mauscheln's
   exchanges or Lügenbeutel's lies, no auction plans in the classic Schafkopf, whose
   rollout then plays the rest of the auction at random too);
