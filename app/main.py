@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import signal
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager, nullcontext
+from types import FrameType
 from typing import NoReturn
 
 from fastapi import Depends, FastAPI, Request
@@ -103,7 +106,9 @@ def create_app(database_url: str | None = None) -> FastAPI:
             # with room leases: renew them (app.rooms.leases)
             renewing = asyncio.create_task(rooms.leases.run()) if rooms.leases else None
             try:
-                yield
+                # with room leases every room is handed over the moment SIGTERM comes
+                with _first_on_sigterm(rooms.hand_over_all) if rooms.leases else nullcontext():
+                    yield
             finally:
                 if renewing is not None:
                     renewing.cancel()
@@ -193,6 +198,54 @@ def create_app(database_url: str | None = None) -> FastAPI:
     app.include_router(assets.router)
     app.add_middleware(language.LanguageMiddleware)
     return app
+
+
+HANDOVER_LIMIT_S = 2.0  # how long a graceful stop waits for the rooms' handover
+
+
+@contextmanager
+def _first_on_sigterm(first: Callable[[], Awaitable[None]]) -> Iterator[None]:
+    """While serving, a SIGTERM runs ``first()`` on the event loop before the server's
+    own handler (uvicorn's graceful stop) hears of it, for at most HANDOVER_LIMIT_S.
+
+    uvicorn's stop closes every connection first and runs the lifespan's end only
+    once they are gone. With room leases that order would keep a stopping process
+    holding its rooms while their pages already reconnect to the next process, which
+    has to ask for each room and wait (app.rooms.leases). With every lease given up
+    first (RoomService.hand_over_all), the pages find their rooms free.
+
+    Signal handlers belong to the main thread: elsewhere (a test's TestClient) and
+    under a server that installed no handler of its own, nothing changes."""
+    previous = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    heard: list[int] = []  # the SIGTERMs so far
+    stopping: set[asyncio.Task[None]] = set()  # the handover under way, kept referenced
+
+    async def then_the_server(signum: int, frame: FrameType | None) -> None:
+        try:
+            await asyncio.wait_for(first(), HANDOVER_LIMIT_S)
+        except Exception:  # the server stops all the same; leases run out by themselves
+            logging.getLogger("stammtisch").exception("the handover at SIGTERM failed")
+        finally:
+            previous(signum, frame)
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        heard.append(signum)
+        if len(heard) > 1:  # a second SIGTERM: the server's own handler at once
+            previous(signum, frame)
+            return
+        loop.call_soon_threadsafe(
+            lambda: stopping.add(loop.create_task(then_the_server(signum, frame))))
+
+    signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGTERM) is handler:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _refuse_to_start(line: str) -> NoReturn:

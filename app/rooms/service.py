@@ -95,6 +95,7 @@ ONLY_HOST_START = N_("Only the host can start the match.")
 ONLY_HOST_END = N_("Only the host can end the game.")
 SWEEP_MIN_S, SWEEP_MAX_S = 0.5, 60.0
 PRACTICE_LEVEL = "strong"  # the bots of a practice table (app.bots.LEVELS)
+LOADS_AT_ONCE = 4  # rooms taken and loaded at the same time (RoomService.load)
 
 
 def _swap_keys(book: dict[int, Any], a: int, b: int) -> None:
@@ -134,7 +135,10 @@ class RoomService:
         # with leases this process serves only the rooms it holds (app.rooms.leases)
         self.leases = Leases(db, lease_seconds or settings.lease_seconds, self.clock,
                              self) if leasing else None
-        self._loading = asyncio.Lock()  # one room taken and loaded at a time
+        # rooms taken and loaded at the same time: a few, so that one waiting for the
+        # database overlaps another's replay, and after a failover the rooms of a dead
+        # process become ready one after another rather than all of them at the end
+        self._loading = asyncio.Semaphore(LOADS_AT_ONCE)
         # the rooms being taken from another process: requests for one wait together
         self._handbacks: dict[str, asyncio.Future[None]] = {}
         # every part reports what happened to a room to this service (RoomEvents)
@@ -751,19 +755,29 @@ class RoomService:
             except Exception:
                 log.exception("idle sweep failed")
 
-    async def close(self) -> None:
-        """The server stops: timers and bots end. With room leases every room is
-        handed over: its pages reconnect (close 1012), and its lease is given up at
-        once, so another process takes it on the first request."""
+    async def hand_over_all(self) -> None:
+        """A graceful stop begins (SIGTERM, app.main): timers and bots end, and with
+        room leases every lease is given up at once. The pages stay connected: the
+        server's stop closes their sockets next (1012), after it stopped listening,
+        and they reconnect to another process that finds their rooms free. A move
+        sent meanwhile is refused (its write is fenced, app.rooms.leases)."""
         for task in self._tasks:
             task.cancel()
         for room in self.rooms.values():
             room.timers.end_all()
         if self.leases is None:
             return
-        for room in self.rooms.values():
-            room.close(handed_over=True)
         try:
             await self.leases.release_all()
         except Exception:  # they run out by themselves within LEASE_SECONDS
             log.exception("the room leases could not be given up")
+
+    async def close(self) -> None:
+        """The server stops (the lifespan's end): :meth:`hand_over_all`, and with room
+        leases every room still open tells its pages to reconnect (close 1012)."""
+        await self.hand_over_all()
+        if self.leases is None:
+            return
+        for room in list(self.rooms.values()):
+            if not room.closed:
+                room.close(handed_over=True)

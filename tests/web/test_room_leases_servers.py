@@ -18,6 +18,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from app.db import Database, one_server, repo
+from app.db.models import MatchRow
 from app.rooms import leases
 from tests.conftest import Server, migrate
 from tests.web.apiclient import Table, sit_in_order
@@ -120,3 +121,42 @@ def test_the_other_server_takes_the_room_over_with_every_move(
         db.close()
     assert [a.action for a in logged] == log, "nothing lost, nothing applied twice"
     assert [a.seq for a in logged] == list(range(logged[0].seq, logged[0].seq + len(log)))
+
+
+@pytest.mark.postgres
+def test_a_sigterm_gives_every_lease_up_before_a_page_is_told_to_reconnect(
+        pg_url: str, tmp_path: Path) -> None:
+    """uvicorn's graceful stop closes the sockets first (1012) and runs the lifespan's
+    end after they are gone; the server gives its leases up before that (app.main),
+    so a page that reconnects at once finds its room free for the next process."""
+    server = Server(pg_url, tmp_path / "stopped.log", ENV).start()
+    db = Database(pg_url)
+    try:
+        tables = []
+        for seed in (5, 6):
+            table = Table(server.base, "schafkopf", options={"dealer": 3}, seed=seed)
+            tokens = [t for _, t in sit_in_order(table, ("Anna", "Bert", "Cilli", "Dora"))]
+            assert table.start().status_code == 200
+            tables.append((table, tokens))
+        sockets = [open_socket(server.ws_base, table.room, tokens[0])
+                   for table, tokens in tables]
+        for ws in sockets:
+            ws.recv(timeout=5)
+        owners = {t.room: db.run_sync(lambda s, r=t.room: s.get(MatchRow, r).owner)
+                  for t, _ in tables}
+        assert all(owners.values()), "the server holds its rooms"
+        assert server.proc is not None
+        server.proc.send_signal(signal.SIGTERM)
+        for (table, _), ws in zip(tables, sockets, strict=True):
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+            # told to reconnect: the room is free already
+            row = db.run_sync(lambda s, r=table.room: s.get(MatchRow, r))
+            assert row.owner is None and row.lease_until is None
+        server.proc.wait(20)
+        assert "Traceback" not in server.log_path.read_text()
+    finally:
+        db.close()
+        server.stop()
