@@ -23,6 +23,7 @@ from app.rooms import leases
 from tests.conftest import Server, migrate
 from tests.web.apiclient import Table, sit_in_order
 from tests.web.frames import open_socket
+from tests.web.test_cluster import _owners
 
 LEASE_S = 5  # the dead process's lease outlives the three refusals (1 s each)
 ENV = {"ROOM_LEASES": "true", "LEASE_SECONDS": str(LEASE_S)}
@@ -142,9 +143,8 @@ def test_a_sigterm_gives_every_lease_up_before_a_page_is_told_to_reconnect(
                    for table, tokens in tables]
         for ws in sockets:
             ws.recv(timeout=5)
-        owners = {t.room: db.run_sync(lambda s, r=t.room: s.get(MatchRow, r).owner)
-                  for t, _ in tables}
-        assert all(owners.values()), "the server holds its rooms"
+        assert all(_owners(db, [t.room for t, _ in tables]).values()), \
+            "the server holds its rooms"
         assert server.proc is not None
         server.proc.send_signal(signal.SIGTERM)
         for (table, _), ws in zip(tables, sockets, strict=True):
