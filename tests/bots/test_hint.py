@@ -21,7 +21,7 @@ from app.bots.search import SILENCE
 from app.games import new_match
 from tests.bots.test_review import PLAYERS, twin_matches
 from tests.bots.test_review import REVIEWED_GAMES as GAMES
-from tests.rooms.test_service_durability import run
+from tests.loops import run
 
 SAMPLES = 3  # worlds per hint: quick and deterministic (no time budget)
 

@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from app.bots.pool import BotPool
-from tests.rooms.test_service_durability import run
+from tests.loops import run
 
 
 class RecordingPool(BotPool):

@@ -18,7 +18,7 @@ from app.db.models import ActionRow, MatchRow
 from app.rooms.errors import Illegal
 from app.rooms.pipeline import STOPPED
 from app.rooms.service import RoomService
-from tests.rooms.test_service_durability import run
+from tests.loops import run
 
 ROOMS = ("ra", "rb", "rc", "rd", "re")
 

@@ -23,7 +23,7 @@ from app.rooms.errors import Illegal
 from app.rooms.room import Room
 from app.rooms.service import RoomService
 from tests.conftest import migrate
-from tests.rooms.test_service_durability import run
+from tests.loops import run
 from tests.rooms.test_turns_and_pacing import tick
 
 NO_PAUSES = {"trick_pause_ms": 0, "next_deal_s": 0}

@@ -15,7 +15,7 @@ from app.rooms.clock import ManualClock
 from app.rooms.errors import Stale
 from app.rooms.service import RoomService
 from tests.conftest import migrate
-from tests.rooms.test_service_durability import run
+from tests.loops import run
 
 WINDOW_MS = 800
 

@@ -17,7 +17,8 @@ from app.db.models import MatchRow
 from app.rooms.errors import TooMany
 from app.rooms.room import Room
 from app.rooms.service import RoomService
-from tests.rooms.test_room_leases import run, two_processes
+from tests.loops import run
+from tests.rooms.test_room_leases import two_processes
 
 pytestmark = pytest.mark.postgres
 ANNA, BERT = "203.0.113.7", "2001:db8:1:200::/56"

@@ -27,8 +27,9 @@ from app.rooms.service import RoomService
 from app.web.fragments import render_frame
 from tests.conftest import migrate
 from tests.locks import write_lock
+from tests.loops import run
 from tests.rooms.test_quotas_and_presence import tick
-from tests.rooms.test_service_durability import GatedDatabase, run
+from tests.rooms.test_service_durability import GatedDatabase
 
 T = TypeVar("T")
 NOTICE = "Reconnecting to the database"

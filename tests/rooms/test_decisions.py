@@ -13,7 +13,7 @@ from app.db import Database, repo
 from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.rooms.table_state import seat_state, table_state
-from tests.rooms.test_service_durability import run
+from tests.loops import run
 
 NO_PAUSES = {"trick_pause_ms": 0, "next_deal_s": 0}
 

@@ -27,7 +27,8 @@ from app.db.models import ChatRow, MatchRow, SeatRow, ShareRow
 from app.rooms.errors import ServedElsewhere
 from app.rooms.room import Room
 from app.rooms.service import RoomService
-from tests.rooms.test_room_leases import run, two_processes
+from tests.loops import run
+from tests.rooms.test_room_leases import two_processes
 
 pytestmark = pytest.mark.postgres
 

@@ -21,8 +21,8 @@ from app.rooms.rematch import rematch_options
 from app.rooms.room import HINT_NOTE, Room
 from app.rooms.service import RoomService
 from app.rooms.table_options import TABLE_DEFAULTS, split_options
+from tests.loops import run
 from tests.rooms.test_decisions import NO_PAUSES, _people_turn
-from tests.rooms.test_service_durability import run
 
 
 class GatedPool(BotPool):

@@ -22,7 +22,7 @@ from app.rooms.errors import BadRequest, TooMany
 from app.rooms.room import Room
 from app.rooms.service import RoomService, clean_name
 from tests.conftest import migrate
-from tests.rooms.test_service_durability import run
+from tests.loops import run
 
 AWAY = 45
 

@@ -24,8 +24,8 @@ from app.rooms.reviews import (
 from app.rooms.service import RoomService
 from app.web.render import env
 from app.web.review import review_of
+from tests.loops import run
 from tests.rooms.test_decisions import NO_PAUSES, _play_a_deal
-from tests.rooms.test_service_durability import run
 
 
 class FailingPool(BotPool):

@@ -12,8 +12,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import pytest
 
@@ -21,15 +19,9 @@ from app.db import Database, repo
 from app.db.models import MatchRow
 from app.rooms.errors import NotFound, ServedElsewhere
 from app.rooms.service import RoomService
+from tests.loops import run
 
 pytestmark = pytest.mark.postgres
-
-
-def run(coro: Any) -> None:
-    """Run a scenario on a loop of its own thread (the browser tests keep a loop
-    running on the main thread for the whole session)."""
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, coro).result()
 
 
 def _service(url: str, lease_seconds: float) -> RoomService:

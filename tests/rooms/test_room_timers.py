@@ -11,7 +11,7 @@ from pathlib import Path
 from app.rooms.clock import ManualClock
 from app.rooms.room import RoomTimers
 from app.rooms.service import RoomService
-from tests.rooms.test_service_durability import run
+from tests.loops import run
 from tests.rooms.test_turns_and_pacing import scenario, seated
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -16,15 +15,9 @@ from app.db import Database, repo
 from app.rooms.errors import Illegal
 from app.rooms.service import RoomService
 from tests.conftest import migrate
+from tests.loops import run
 
 T = TypeVar("T")
-
-
-def run(coro: Any) -> None:
-    """Run a scenario on a loop of its own thread (the browser tests keep a loop
-    running on the main thread for the whole session)."""
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, coro).result()
 
 
 class GatedDatabase(Database):

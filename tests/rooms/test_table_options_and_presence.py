@@ -14,7 +14,7 @@ from app.rooms.room import Room, Seat
 from app.rooms.service import RoomService
 from app.rooms.table_options import TABLE_DEFAULTS, split_options
 from tests.conftest import migrate
-from tests.rooms.test_service_durability import run
+from tests.loops import run
 
 
 def test_table_options_are_split_from_the_games_and_checked() -> None:

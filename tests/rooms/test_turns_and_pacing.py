@@ -20,7 +20,8 @@ from app.rooms.room import Room
 from app.rooms.service import RoomService
 from app.rooms.turns import clock_left, movers
 from tests.conftest import migrate
-from tests.rooms.test_service_durability import GatedDatabase, run
+from tests.loops import run
+from tests.rooms.test_service_durability import GatedDatabase
 
 NAMES = ("Anna", "Bert", "Cilli", "Done")
 NO_PAUSES = {"trick_pause_ms": 0, "next_deal_s": 0}

@@ -28,7 +28,6 @@ import re
 import shutil
 import signal
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from app.db import Database, repo
 from app.db.models import MatchRow
 from tests.cluster import INSTANCE_HEADER, Cluster
+from tests.loops import run
 from tests.web.apiclient import Table, sit_in_order
 
 pytestmark = [
@@ -63,12 +63,6 @@ OOB_RE = re.compile(r'<[a-z]+\s[^>]*?\bid="([\w-]+)"[^>]*?\bhx-swap-oob="true"[^
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 ACTION_RE = re.compile(r'<button[^>]*data-action="([^"]+)"')
 FLASH_RE = re.compile(r'id="flash"[^>]*>\s*<span>')
-
-
-def _run(coro: Any) -> Any:
-    """On a loop of its own thread (the browser tests keep one on the main thread)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
 
 
 # ----- a table's four seats, as four pages ------------------------------------------
@@ -335,7 +329,7 @@ def test_three_instances_behind_the_proxy_fail_over_with_every_move(
             for task in playing:
                 task.result()
 
-        _run(scenario())
+        run(scenario())
         by_room = {p.room: p for p in players}
         takeover = {r: (by_room[r].first_ack_after(moments["kill"]) or float("inf"))
                     - moments["kill"] for r in victims["kill"]}

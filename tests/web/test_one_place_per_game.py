@@ -29,7 +29,7 @@ from app.web.presentation import (
 from app.web.render import env
 from tests.conftest import migrate
 from tests.games import toy_game
-from tests.rooms.test_service_durability import run
+from tests.loops import run
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_WORDS = {"schafkopf", "beutelschneider", "mauscheln", "luegenbeutel", "lügenbeutel"}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 
 from app.main import create_app
 from tests.conftest import Server, migrate
+from tests.loops import run
 
 
 def test_debug_is_the_servers_own(tmp_path: Path) -> None:
@@ -97,10 +97,7 @@ def test_a_push_to_a_socket_the_server_closed_is_not_an_error(
     migrate(url)
     app = create_app(url)
     caplog.set_level(logging.DEBUG, logger="stammtisch")  # after the app set LOG_LEVEL
-    # a thread of its own: the browser tests' Playwright keeps an event loop running
-    # in the main thread for the whole session
-    with ThreadPoolExecutor(1) as thread:
-        server = thread.submit(asyncio.run, _push_while_closing(app)).result()
+    server = run(_push_while_closing(app))  # the browser tests keep the main thread's loop
     assert server.refused == 1, "the push came after the server closed the socket"
     noisy = [r for r in caplog.records if r.name.startswith("stammtisch.ws")
              and (r.levelno >= logging.WARNING or r.exc_info)]
