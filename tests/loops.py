@@ -23,24 +23,19 @@ SCENARIO_LIMIT_S = 240.0  # below the suite's per-test timeout (pyproject.toml)
 def _task_stacks(loop: asyncio.AbstractEventLoop) -> str:
     """Where every task of ``loop`` waits, asked of the loop itself (it answers if
     it is waiting, not blocked)."""
-    answer: list[str] = []
-    done = threading.Event()
-
-    def dump() -> None:
+    async def dump() -> str:
         out = io.StringIO()
-        for task in asyncio.all_tasks(loop):
+        for task in asyncio.all_tasks() - {asyncio.current_task()}:
             print(f"--- {task!r}", file=out)
             task.print_stack(file=out)
-        answer.append(out.getvalue())
-        done.set()
+        return out.getvalue()
 
-    try:
-        loop.call_soon_threadsafe(dump)
-    except RuntimeError:  # the loop is closed already
+    if loop.is_closed():
         return "(the loop is closed)\n"
-    if not done.wait(2):
+    try:
+        return asyncio.run_coroutine_threadsafe(dump(), loop).result(2)
+    except TimeoutError:
         return "(the loop did not answer: its thread is blocked)\n"
-    return answer[0]
 
 
 def _thread_stacks() -> str:
